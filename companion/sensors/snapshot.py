@@ -1,0 +1,82 @@
+"""The one message every board sensor sends: what it saw at one moment."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping
+from typing import Literal
+
+import chess
+
+PieceColor = Literal["white", "black", "blue"]
+PIECE_COLORS: tuple[PieceColor, ...] = ("white", "black", "blue")
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardSnapshot:
+    """What a sensor saw at one moment.
+
+    ``occupied`` holds every square with something standing on it. ``colors``
+    is ``None`` for an occupancy-only sensor (a reed-switch board); a colour
+    sensor (the camera) maps every occupied square to ``"white"``,
+    ``"black"`` or ``"blue"``. ``timestamp`` is in seconds (monotonic clock
+    of the sensor's host) and ``source`` names the sensor.
+    """
+
+    occupied: chess.SquareSet
+    colors: Mapping[chess.Square, PieceColor] | None = None
+    timestamp: float = 0.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        # Freeze the inputs: a snapshot must not change after it is sent.
+        object.__setattr__(self, "occupied", chess.SquareSet(int(self.occupied)))
+        if self.colors is not None:
+            colors = dict(self.colors)
+            for square, color in colors.items():
+                if color not in PIECE_COLORS:
+                    raise ValueError(f"unknown piece colour {color!r} on {chess.square_name(square)}")
+                if square not in self.occupied:
+                    raise ValueError(
+                        f"colour given for {chess.square_name(square)}, which is not occupied"
+                    )
+            missing = [chess.square_name(sq) for sq in self.occupied if sq not in colors]
+            if missing:
+                raise ValueError(f"no colour for occupied squares: {', '.join(missing)}")
+            object.__setattr__(self, "colors", types.MappingProxyType(colors))
+
+    @property
+    def mask(self) -> chess.Bitboard:
+        """The occupied squares as a bitboard."""
+        return int(self.occupied)
+
+    @classmethod
+    def of_board(
+        cls,
+        board: chess.BaseBoard,
+        *,
+        with_colors: bool = False,
+        timestamp: float = 0.0,
+        source: str = "",
+    ) -> BoardSnapshot:
+        """What a perfect sensor would see on ``board`` (blue = promoted pieces)."""
+        colors: dict[chess.Square, PieceColor] | None = None
+        if with_colors:
+            colors = {}
+            for square in chess.scan_forward(board.occupied):
+                if board.promoted & chess.BB_SQUARES[square]:
+                    colors[square] = "blue"
+                elif board.color_at(square) == chess.WHITE:
+                    colors[square] = "white"
+                else:
+                    colors[square] = "black"
+        return cls(chess.SquareSet(board.occupied), colors, timestamp, source)
+
+    def same_as(self, other: BoardSnapshot) -> bool:
+        """Whether two snapshots saw the same board (ignoring time and source)."""
+        if self.mask != other.mask:
+            return False
+        if self.colors is None or other.colors is None:
+            return self.colors is None and other.colors is None
+        return dict(self.colors) == dict(other.colors)

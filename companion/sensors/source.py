@@ -1,0 +1,113 @@
+"""The interface every physical-board source implements, and how one is opened.
+
+Sources outside the core (the camera reader in ``vision``) register a factory
+under the ``raindrop.boards`` entry-point group, so the core never imports them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from importlib import metadata
+from typing import Protocol
+
+import chess
+
+from companion.sensors.snapshot import BoardSnapshot
+
+LOGGER = logging.getLogger(__name__)
+
+
+class BoardSourceError(ValueError):
+    """A board source cannot be opened or named."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceStatus:
+    """The health of a board source, for the UI: connected or not, and why."""
+
+    source: str
+    connected: bool
+    message: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class LedHint:
+    """Squares a board with lights (or a UI overlay) should show.
+
+    ``targets``: legal squares for a pending card or a lifted piece;
+    ``fix``: squares the players must put right; ``last_move``: the squares of
+    the last committed action.
+    """
+
+    targets: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
+    fix: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
+    last_move: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
+
+
+SnapshotCallback = Callable[[BoardSnapshot], None]
+StatusCallback = Callable[[SourceStatus], None]
+
+
+class BoardSource(Protocol):
+    """Something that watches a physical board and reports settled snapshots.
+
+    ``start`` begins reporting (from any thread) through the callbacks; settling
+    (waiting out hands and switch bounce) is the source's job, so every
+    snapshot it reports is settled. ``show`` lights squares where the source
+    can; ``stop`` releases the hardware.
+    """
+
+    name: str
+
+    def start(self, on_snapshot: SnapshotCallback, on_status: StatusCallback) -> None: ...
+
+    def show(self, hint: LedHint) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+BoardFactory = Callable[[str], BoardSource]
+
+_BUILTIN = {
+    "sim": "companion.sensors.simulated:open_board",
+    "serial": "companion.sensors.serial_board:open_board",
+}
+
+
+def _load(target: str) -> BoardFactory:
+    module_name, _, attr = target.partition(":")
+    module = __import__(module_name, fromlist=[attr])
+    factory: BoardFactory = getattr(module, attr)
+    return factory
+
+
+def available_sources() -> dict[str, str]:
+    """Names of the board sources that can be opened, with their factories."""
+    sources = dict(_BUILTIN)
+    for entry in metadata.entry_points(group="raindrop.boards"):
+        sources.setdefault(entry.name, entry.value)
+    return sources
+
+
+def open_board_source(spec: str) -> BoardSource:
+    """Open a board source from ``NAME[:ARGUMENT]``, e.g. ``serial:/dev/ttyACM0``.
+
+    Raises :class:`BoardSourceError` naming the problem when the name is
+    unknown or the source's dependencies are missing.
+    """
+    name, _, argument = spec.partition(":")
+    sources = available_sources()
+    if name not in sources:
+        known = ", ".join(sorted(sources))
+        raise BoardSourceError(f"unknown board {name!r}; known boards: {known}")
+    try:
+        factory = _load(sources[name])
+    except ImportError as error:
+        raise BoardSourceError(
+            f"the {name!r} board needs a missing dependency ({error.name}); "
+            "install the project's extras, e.g. pip install -e '.[vision]'"
+        ) from error
+    LOGGER.info("opening board source %s", spec)
+    return factory(argument)
