@@ -36,7 +36,8 @@ class BoardSnapshot:
             colors = dict(self.colors)
             for square, color in colors.items():
                 if color not in PIECE_COLORS:
-                    raise ValueError(f"unknown piece colour {color!r} on {chess.square_name(square)}")
+                    raise ValueError(
+                        f"unknown piece colour {color!r} on {chess.square_name(square)}")
                 if square not in self.occupied:
                     raise ValueError(
                         f"colour given for {chess.square_name(square)}, which is not occupied"
