@@ -1,0 +1,184 @@
+"""Where the board is in the image, and the top-down warp of it.
+
+A :class:`BoardGeometry` holds the image positions of the four outer corners
+of the 8x8 squares in the order a8, h8, h1, a1, so the warp puts rank 8 at the
+top and the a-file on the left. It also estimates where the camera stands
+over the board, which tells how pieces lean in the picture.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import chess
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.config import VisionConfig
+from vision.errors import CalibrationError
+
+LOGGER = logging.getLogger(__name__)
+
+Point = tuple[float, float]
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardGeometry:
+    """The board's outer corners in image pixels: a8, h8, h1, a1 (clockwise from a8)."""
+
+    corners: tuple[Point, Point, Point, Point]
+    image_size: tuple[int, int] = (0, 0)  # (width, height) the corners were found in
+
+    def __post_init__(self) -> None:
+        corners = tuple((float(x), float(y)) for x, y in self.corners)
+        if len(corners) != 4:
+            raise CalibrationError(f"a board needs 4 corners, got {len(corners)}")
+        if not all(math.isfinite(v) for point in corners for v in point):
+            raise CalibrationError("board corners must be finite numbers")
+        pts = np.array(corners, dtype=np.float32)
+        area = cv2.contourArea(pts)
+        if abs(area) < 64.0:
+            raise CalibrationError(f"board corners span almost no area ({abs(area):.0f} px²)")
+        if not cv2.isContourConvex(pts.reshape(-1, 1, 2)):
+            raise CalibrationError(
+                "board corners do not form a convex quadrilateral; give them in the "
+                "order a8, h8, h1, a1 (going round the board)"
+            )
+        object.__setattr__(self, "corners", corners)
+
+    # Construction -------------------------------------------------------------
+
+    @classmethod
+    def from_image_quad(
+        cls, tl_tr_br_bl: Sequence[Sequence[float]], rotation_degrees: int = 0,
+        image_size: tuple[int, int] = (0, 0),
+    ) -> BoardGeometry:
+        """From corners in image order (top-left, top-right, bottom-right, bottom-left).
+
+        ``rotation_degrees`` (a multiple of 90) is how far the warped square
+        must turn clockwise to put rank 8 at the top.
+        """
+        if rotation_degrees % 90:
+            raise CalibrationError(f"rotation must be a multiple of 90, got {rotation_degrees}")
+        quad = [(float(p[0]), float(p[1])) for p in tl_tr_br_bl]
+        k = (rotation_degrees // 90) % 4
+        a8, h8, h1, a1 = (quad[(i - k) % 4] for i in range(4))
+        return cls((a8, h8, h1, a1), image_size)
+
+    def rotated(self, quarter_turns: int) -> BoardGeometry:
+        """The same quadrilateral with a8 moved ``quarter_turns`` corners clockwise."""
+        k = quarter_turns % 4
+        c = self.corners
+        return BoardGeometry((c[-k % 4], c[(1 - k) % 4], c[(2 - k) % 4], c[(3 - k) % 4]),
+                             self.image_size)
+
+    def scaled(self, factor: float) -> BoardGeometry:
+        """The geometry for the same image scaled by ``factor``."""
+        w, h = self.image_size
+        return BoardGeometry(
+            tuple((x * factor, y * factor) for x, y in self.corners),  # type: ignore[arg-type]
+            (round(w * factor), round(h * factor)),
+        )
+
+    # Serialisation ------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "corners_a8_h8_h1_a1": [[round(x, 2), round(y, 2)] for x, y in self.corners],
+            "image_size": list(self.image_size),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> BoardGeometry:
+        try:
+            corners = data["corners_a8_h8_h1_a1"]
+            size = data.get("image_size", [0, 0])
+            quad = tuple((float(p[0]), float(p[1])) for p in corners)
+            return cls(quad, (int(size[0]), int(size[1])))  # type: ignore[arg-type]
+        except (KeyError, TypeError, IndexError, ValueError) as error:
+            if isinstance(error, CalibrationError):
+                raise
+            raise CalibrationError(f"malformed board geometry {data!r}: {error}") from error
+
+    # Warping ------------------------------------------------------------------
+
+    def homography(self, config: VisionConfig) -> FloatArray:
+        """Image -> warped board (square_px per square, margin_squares around it)."""
+        s = config.square_px
+        m = config.margin_squares * s
+        dst = np.array([[m, m], [m + 8 * s, m], [m + 8 * s, m + 8 * s], [m, m + 8 * s]],
+                       dtype=np.float32)
+        src = np.array(self.corners, dtype=np.float32)
+        return np.asarray(cv2.getPerspectiveTransform(src, dst), dtype=np.float64)
+
+    def camera_position(self) -> tuple[float, float, float]:
+        """Where the camera stands, in squares: (file, rank-from-top, height).
+
+        x and y are in warped-board square units (0..8 across the board, y
+        down from rank 8); the height is above the board plane. Estimated from
+        the corners alone, assuming square pixels and the principal point at
+        the image centre; a straight-down view gives the board point under the
+        image centre and a height from the focal length guess.
+        """
+        w, h = self.image_size
+        if not w or not h:
+            xs = [p[0] for p in self.corners]
+            ys = [p[1] for p in self.corners]
+            w, h = int(2 * (sum(xs) / 4)), int(2 * (sum(ys) / 4))
+        dst = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float64)
+        board_to_image = cv2.getPerspectiveTransform(
+            dst.astype(np.float32), np.array(self.corners, dtype=np.float32))
+        shift = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], dtype=np.float64)
+        hm = shift @ board_to_image
+        h1, h2, h3 = hm[:, 0], hm[:, 1], hm[:, 2]
+        f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / (h1[2] * h2[2]) if abs(h1[2] * h2[2]) > 1e-12 \
+            else -1.0
+        focal = math.sqrt(f2) if f2 > 0 else float(max(w, h))
+        focal = min(max(focal, 0.3 * max(w, h)), 5.0 * max(w, h))
+        kinv = np.diag([1 / focal, 1 / focal, 1.0])
+        r1, r2, t = kinv @ h1, kinv @ h2, kinv @ h3
+        scale = 2.0 / (np.linalg.norm(r1) + np.linalg.norm(r2))
+        r1, r2, t = r1 * scale, r2 * scale, t * scale
+        r3 = np.cross(r1, r2)
+        rot = np.stack([r1, r2, r3], axis=1)
+        # H and -H are the same homography: the sign only flips the height.
+        centre = -rot.T @ t
+        height = abs(float(centre[2]))
+        return float(centre[0]), float(centre[1]), max(height, 1.0)
+
+
+def warp(config: VisionConfig, image: Image, geometry: BoardGeometry) -> Image:
+    """The top-down board with its margin, rank 8 at the top."""
+    size = int(round((8 + 2 * config.margin_squares) * config.square_px))
+    return np.asarray(
+        cv2.warpPerspective(image, geometry.homography(config), (size, size),
+                            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT),
+        dtype=np.uint8,
+    )
+
+
+def square_at(row: int, col: int) -> chess.Square:
+    """The square in warped row ``row`` (0 = rank 8) and column ``col`` (0 = file a)."""
+    return chess.square(col, 7 - row)
+
+
+def parse_corners(text: str) -> tuple[Point, Point, Point, Point]:
+    """Parse ``X,Y,X,Y,X,Y,X,Y`` (a8, h8, h1, a1) into four points."""
+    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    if len(parts) != 8:
+        raise CalibrationError(
+            f"corners need 8 numbers X,Y,X,Y,X,Y,X,Y (a8, h8, h1, a1), got {len(parts)}: {text!r}"
+        )
+    try:
+        values = [float(p) for p in parts]
+    except ValueError as error:
+        raise CalibrationError(f"corners must be numbers: {text!r}") from error
+    return ((values[0], values[1]), (values[2], values[3]),
+            (values[4], values[5]), (values[6], values[7]))
