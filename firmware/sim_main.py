@@ -1,0 +1,50 @@
+"""Run the firmware under the MicroPython unix port with a simulated matrix.
+
+    micropython sim_main.py [--control PATH] [--id ID] [--led-file PATH] [--no-leds]
+                            [--hz N] [--db N] [--beat MS] [--wdt MS]
+
+stdin/stdout are the serial link (give it a pty). Needs ``protocol.py`` (from
+companion/sensors) on MICROPYPATH.
+"""
+
+import sys
+
+import device
+import hw_sim
+import link
+
+
+def parse_args(argv):
+    opts = {"control": None, "id": "SIM0001", "led-file": None, "leds": True,
+            "hz": device.DEFAULT_SCAN_HZ, "db": device.DEFAULT_DEBOUNCE,
+            "beat": device.DEFAULT_BEAT_MS, "wdt": 2000}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--no-leds":
+            opts["leds"] = False
+            i += 1
+            continue
+        key = arg[2:]
+        if not arg.startswith("--") or key not in opts or i + 1 >= len(argv):
+            raise SystemExit("sim_main: bad argument %r" % arg)
+        value = argv[i + 1]
+        opts[key] = int(value) if key in ("hz", "db", "beat", "wdt") else value
+        i += 2
+    return opts
+
+
+def main(argv):
+    opts = parse_args(argv)
+    hw = hw_sim.SimHardware(opts["control"], opts["leds"], opts["led-file"], opts["wdt"])
+    stream = link.StreamLink()
+    while True:
+        dev = device.Device(hw, stream, opts["id"], opts["hz"], opts["db"], opts["beat"])
+        try:
+            dev.run()
+        except hw_sim.WatchdogReset:
+            sys.stderr.write("sim: watchdog reset\n")
+            hw.reboot()
+
+
+main(sys.argv[1:])
