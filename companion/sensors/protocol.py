@@ -217,6 +217,11 @@ class FrameParser:
         """Lines that looked like frames and were dropped."""
         return self.bad_crc + self.malformed + self.overflow
 
+    @property
+    def pending(self) -> int:
+        """Bytes held waiting for the end of a line (always under ``max_frame``)."""
+        return len(self._buf)
+
     def reset(self) -> None:
         """Forget a partial line (after a reconnect)."""
         self._buf = b""
