@@ -1,0 +1,772 @@
+"""A Raindropchess session: the secret decks, the turn flow, undo/redo, the clock,
+draws and resignations, events out (see /work/game-api.md for the contract).
+
+The :class:`~companion.rules.RaindropBoard` is the single source of truth for
+the position; the :class:`Game` adds what the board does not hold: the decks'
+order, the redo stack, session results (agreement, resignation, time), the
+clock, the journal and the listeners. Every committed change is written to
+the journal (fsync) before any listener hears of it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+import chess
+
+from companion import events
+from companion.cards import DeckError, Decks
+from companion.clock import Clock, ClockSettings
+from companion.events import GameEvent
+from companion.rules import (
+    Action,
+    ActionKind,
+    FlipOutcome,
+    HouseRules,
+    IllegalActionError,
+    IllegalFlipError,
+    IllegalRemovalError,
+    MateVerdict,
+    Outcome,
+    RaindropBoard,
+    Termination,
+    parse_card_letter,
+)
+
+LOGGER = logging.getLogger(__name__)
+
+JOURNAL_FORMAT = "raindrop-journal"
+JOURNAL_VERSION = 1
+
+Listener = Callable[[GameEvent], None]
+
+_UCI_RE = "abcdefgh"
+
+
+class GameOverError(IllegalActionError):
+    """An action after the game has ended."""
+
+
+class RecordError(ValueError):
+    """A recorded action (journal entry, PGN move) that cannot be applied."""
+
+
+class Recorder(Protocol):
+    """Where a game writes its committed actions (the journal)."""
+
+    def begin(self, header: dict[str, Any]) -> None: ...
+
+    def append(self, entry: dict[str, Any]) -> None: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class _Redo:
+    kind: ActionKind
+    card: str | None = None
+    move: chess.Move | None = None
+    square: chess.Square | None = None
+
+
+_FLIP_WORDS = {
+    FlipOutcome.UNPLACEABLE: "unplaceable",
+    FlipOutcome.FAILED_RESCUE: "failed rescue",
+    FlipOutcome.RETURNED: "returned",
+    FlipOutcome.EXTRA_TURN: "extra turn",
+    FlipOutcome.NO_EFFECT: "no effect",
+}
+
+
+def _side(color: chess.Color) -> str:
+    return "white" if color == chess.WHITE else "black"
+
+
+def _mask(squares: Iterable[chess.Square]) -> chess.Bitboard:
+    mask = chess.BB_EMPTY
+    for square in squares:
+        mask |= chess.BB_SQUARES[square]
+    return mask
+
+
+def _color(name: Any) -> chess.Color:
+    if name == "white":
+        return chess.WHITE
+    if name == "black":
+        return chess.BLACK
+    raise RecordError(f"expected 'white' or 'black', got {name!r}")
+
+
+class Game:
+    """One game at the table: both decks, the board, the clock, the record."""
+
+    def __init__(self, rules: HouseRules | None = None, *, seed: int | None = None,
+                 clock: ClockSettings | None = None, journal: Recorder | None = None,
+                 now: Callable[[], float] = time.monotonic,
+                 decks: Decks | None = None) -> None:
+        self.rules: HouseRules = rules if rules is not None else HouseRules()
+        self.seed = seed
+        if decks is None:
+            decks = Decks.shuffled(self.rules, seed)
+        else:
+            decks = Decks.from_order(decks.export_order(), self.rules)
+        self._decks = decks
+        self._initial_order = decks.export_order()
+        self._board = RaindropBoard(rules=self.rules)
+        self._texts: list[str] = []         # one description per board action
+        self._redo: list[_Redo] = []
+        self._result: Outcome | None = None  # agreement, resignation, claim, time
+        self._draw_offer: chess.Color | None = None
+        self._listeners: list[Listener] = []
+        self._now = now
+        self.clock: Clock | None = Clock(clock, now) if clock is not None else None
+        if self.clock is not None:
+            self.clock.start(chess.WHITE)
+        self._paused = False
+        self._replaying = False
+        self._journal: Recorder | None = None
+        self.entries = 0  # committed journal entries
+        if journal is not None:
+            journal.begin(self.header())
+            self._journal = journal
+
+    # ------------------------------------------------------------------
+    # State
+
+    @property
+    def board(self) -> RaindropBoard:
+        """A copy of the board (with its history): changing it never changes the game."""
+        return self._board.copy()
+
+    def rfen(self) -> str:
+        return self._board.rfen()
+
+    @property
+    def turn(self) -> chess.Color:
+        return self._board.turn
+
+    @property
+    def pending(self) -> str | None:
+        """The RFEN letter of the flipped card awaiting placement (or a joker's removal)."""
+        return self._board.pending
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended: the board's outcomes plus agreement, resignation, time."""
+        if self._result is not None:
+            return self._result
+        return self._board.outcome()
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @property
+    def draw_offer(self) -> chess.Color | None:
+        """The side whose draw offer stands, if any."""
+        return self._draw_offer
+
+    def deck_counts(self, color: chess.Color) -> dict[str, int]:
+        """Cards left by kind (public: every flipped card was seen)."""
+        return self._decks.counts(color)
+
+    def deck_size(self, color: chess.Color) -> int:
+        return self._decks.size(color)
+
+    def export_initial_order(self) -> dict[str, list[str]]:
+        """The decks' order at the start (secret: journal, PGN header, replays, tests)."""
+        return {side: list(cards) for side, cards in self._initial_order.items()}
+
+    def export_deck_order(self) -> dict[str, list[str]]:
+        """The decks' order now (secret: journal checks, replays, tests)."""
+        return self._decks.export_order()
+
+    def header(self) -> dict[str, Any]:
+        """What a record needs to rebuild this game from its actions."""
+        return {
+            "format": JOURNAL_FORMAT,
+            "version": JOURNAL_VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "decks": self.export_initial_order(),
+            "clock": self.clock.settings.to_dict() if self.clock is not None else None,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+
+    def actions(self) -> list[Action]:
+        """The board's actions since the start, oldest first."""
+        return self._board.actions
+
+    def action_texts(self) -> list[str]:
+        """One description per action (``flip N``, ``N@e4``, ``Jxe5`` ...)."""
+        return list(self._texts)
+
+    def san_history(self) -> list[str]:
+        """Every action in order, a flip and its placement written as the drop
+        (``N@e4``), flips that placed nothing in words (``flip P (unplaceable)``),
+        a joker's removal as ``Jxe5``; a flip still pending as ``flip N``."""
+        history: list[str] = []
+        actions = self._board.actions
+        for index, (action, text) in enumerate(zip(actions, self._texts, strict=True)):
+            if action.kind == ActionKind.FLIP and action.outcome in (
+                    FlipOutcome.PLACE, FlipOutcome.REMOVE_PIECE) and index + 1 < len(actions):
+                continue  # folded into the placement or removal that follows
+            history.append(text)
+        return history
+
+    # ------------------------------------------------------------------
+    # Queries
+
+    def can_flip(self) -> bool:
+        return self._result is None and self._board.can_flip()
+
+    def why_cannot_flip(self) -> str | None:
+        if self._result is not None:
+            return f"the game is over ({self._result.describe()})"
+        return self._board.why_cannot_flip()
+
+    def legal_moves(self) -> list[chess.Move]:
+        """The drops of the pending card, else the legal chess moves (none when over)."""
+        if self.is_over:
+            return []
+        return list(self._board.legal_moves)
+
+    def targets(self, square: chess.Square) -> chess.SquareSet:
+        """Legal destinations of the piece on ``square`` (empty while a card is pending)."""
+        if self.is_over or self._board.pending:
+            return chess.SquareSet()
+        moves = self._board.generate_legal_moves(chess.BB_SQUARES[square])
+        return chess.SquareSet(_mask(m.to_square for m in moves))
+
+    def drop_targets(self) -> chess.SquareSet:
+        """Where the pending card may go (or which pieces a pending joker may remove)."""
+        if self.is_over:
+            return chess.SquareSet()
+        if self._board.pending and self._board.pending.upper() == "J":
+            return self._board.legal_removals()
+        return chess.SquareSet(_mask(m.to_square for m in self._board.generate_legal_drops()))
+
+    def promotion_choices(self, from_sq: chess.Square, to_sq: chess.Square,
+                          ) -> list[chess.PieceType]:
+        """Blue pieces a pawn going ``from_sq``-``to_sq`` may become (empty: no promotion)."""
+        if self.is_over:
+            return []
+        return [m.promotion for m in self._board.generate_legal_moves(
+            chess.BB_SQUARES[from_sq], chess.BB_SQUARES[to_sq]) if m.promotion]
+
+    def legal_removals(self) -> chess.SquareSet:
+        if self.is_over:
+            return chess.SquareSet()
+        return self._board.legal_removals()
+
+    def mate_verdict(self) -> MateVerdict:
+        return self._board.mate_verdict()
+
+    def why_illegal(self, move: chess.Move) -> str | None:
+        if self._result is not None:
+            return f"the game is over ({self._result.describe()})"
+        return self._board.why_illegal(move)
+
+    def can_undo(self) -> bool:
+        return self._result is None and bool(self._board.actions)
+
+    def can_redo(self) -> bool:
+        return self._result is None and bool(self._redo)
+
+    # ------------------------------------------------------------------
+    # Listeners
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every event from now on; returns the unsubscribe function."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _emit(self, items: list[GameEvent]) -> None:
+        if self._replaying:
+            return
+        for event in items:
+            for listener in list(self._listeners):
+                try:
+                    listener(event)
+                except Exception:
+                    LOGGER.exception("a game listener failed on %s", type(event).__name__)
+
+    # ------------------------------------------------------------------
+    # Committing
+
+    def _ensure_playable(self) -> None:
+        self._check_time()
+        outcome = self.outcome
+        if outcome is not None:
+            raise GameOverError(f"the game is over ({outcome.describe()})")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[list[GameEvent]]:
+        """Collect events of one change; on any failure restore board and decks."""
+        saved_board = self._board.copy()
+        saved_decks = self._decks.copy()
+        saved_texts = list(self._texts)
+        saved_redo = list(self._redo)
+        saved_clock = self.clock.state() if self.clock is not None else None
+        saved_result, saved_offer, saved_paused = self._result, self._draw_offer, self._paused
+        was_over = self.is_over
+        items: list[GameEvent] = []
+        try:
+            yield items
+        except BaseException:
+            self._board, self._decks = saved_board, saved_decks
+            self._texts, self._redo = saved_texts, saved_redo
+            self._result, self._draw_offer, self._paused = saved_result, saved_offer, \
+                saved_paused
+            if self.clock is not None and saved_clock is not None:
+                self.clock.restore(saved_clock, running=self.clock.running is not None)
+            raise
+        outcome = self.outcome
+        if outcome is not None and not was_over:
+            if self.clock is not None:
+                self.clock.stop()
+            items.append(events.GameOver(outcome))
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        """Write an entry to the journal (fsync inside) before anyone hears of it."""
+        self._check_consistency()
+        if self.clock is not None:
+            entry["clock"] = self.clock.state()
+        if self._journal is not None and not self._replaying:
+            self._journal.append(entry)
+        self.entries += 1
+
+    def _check_consistency(self) -> None:
+        for color in chess.COLORS:
+            if self._decks.counts(color) != self._board.deck(color):
+                raise AssertionError(
+                    f"internal error: the {_side(color)} deck {self._decks.counts(color)} "
+                    f"differs from the board's {self._board.deck(color)}")
+
+    def _position_changed(self, items: list[GameEvent]) -> None:
+        items.append(events.PositionChanged(self._board.rfen(), self._board.turn,
+                                            self._board.pending))
+
+    def _turn_ended(self, before: chess.Color) -> None:
+        """Clock and draw offer bookkeeping after an action."""
+        if self._board.turn == before:
+            return
+        if self.clock is not None and self._result is None:
+            self.clock.switch(self._board.turn)
+        if self._draw_offer is not None and self._draw_offer != before:
+            self._draw_offer = None  # the offer lapses once the opponent has played
+
+    # ------------------------------------------------------------------
+    # Actions
+
+    def flip(self) -> events.CardFlipped:
+        """Draw the top card of the side to move and apply it (R7, R8, R12)."""
+        self._ensure_playable()
+        reason = self._board.why_cannot_flip()
+        if reason is not None:
+            raise IllegalFlipError(reason)
+        color = self._board.turn
+        with self._transaction() as items:
+            card = self._decks.draw(color)
+            event = self._apply_flip(card, color, items)
+            self._redo.clear()
+            self._record({"a": "flip", "card": card})
+        self._emit(items)
+        return event
+
+    def _apply_flip(self, card: str, color: chess.Color, items: list[GameEvent],
+                    ) -> events.CardFlipped:
+        result = self._board.flip(card)
+        if result.outcome.to_bottom:
+            self._decks.put_bottom(color, card)
+        word = _FLIP_WORDS.get(result.outcome)
+        self._texts.append(f"flip {card}" + (f" ({word})" if word else ""))
+        event = events.CardFlipped(color, card, result.outcome, result.targets,
+                                   self._decks.size(color))
+        items.append(event)
+        if result.outcome in (FlipOutcome.FAILED_RESCUE, FlipOutcome.RETURNED):
+            items.append(events.RescueFailed(color, card,
+                                             result.outcome == FlipOutcome.FAILED_RESCUE))
+        self._turn_ended(color)
+        self._position_changed(items)
+        LOGGER.info("%s flipped %s: %s", _side(color), card, result.outcome.value)
+        return event
+
+    def play(self, move: chess.Move) -> None:
+        """Place the pending card (a drop) or make a chess move; raises
+        :class:`IllegalActionError` with the reason and changes nothing if illegal."""
+        self._ensure_playable()
+        if not self._board.is_legal(move):
+            raise IllegalActionError(self._board.why_illegal(move) or "not a legal action now")
+        with self._transaction() as items:
+            self._apply_move(move, items)
+            self._redo.clear()
+            self._record({"a": "move", "uci": move.uci()})
+        self._emit(items)
+
+    def _apply_move(self, move: chess.Move, items: list[GameEvent]) -> None:
+        board = self._board
+        color = board.turn
+        san = board.san(move)
+        captured = None if move.drop else board.piece_type_at(move.to_square)
+        board.push(move)
+        self._texts.append(san)
+        if move.drop:
+            items.append(events.PiecePlaced(color, move, san))
+        else:
+            items.append(events.MovePlayed(color, move, san, captured))
+            if move.promotion:
+                items.append(events.Promoted(color, move.to_square, move.promotion))
+        self._check_event(items)
+        self._turn_ended(color)
+        self._position_changed(items)
+
+    def _check_event(self, items: list[GameEvent]) -> None:
+        board = self._board
+        if board.is_check():
+            king = board.king(board.turn)
+            assert king is not None
+            items.append(events.Check(board.turn, board.attackers(not board.turn, king)))
+
+    def play_text(self, text: str) -> chess.Move:
+        """Play an action written in SAN or UCI (``e3``, ``N@e4``, ``e2e3``, ``a7a8q``)."""
+        self._ensure_playable()
+        move = self.parse_move(text)
+        self.play(move)
+        return move
+
+    def parse_move(self, text: str) -> chess.Move:
+        """Read SAN or UCI into a legal move now; :class:`IllegalActionError` says why not."""
+        board = self._board
+        raw = text.strip()
+        if not raw:
+            raise IllegalActionError("empty input: type a move such as e3, N@e4 or e2e3")
+        if board.pending and "@" not in raw:
+            raise IllegalActionError(board.why_illegal(chess.Move.null())
+                                     or "the flipped card must be placed first")
+        is_uci = (len(raw) in (4, 5) and raw[0] in _UCI_RE and raw[1] in "12345678"
+                  and raw[2] in _UCI_RE and raw[3] in "12345678")
+        try:
+            move = chess.Move.from_uci(raw.lower()) if is_uci else board.parse_san(raw)
+        except chess.AmbiguousMoveError:
+            raise IllegalActionError(f"{raw!r} is ambiguous: say which piece, e.g. with its "
+                                     f"square (Nbd2) or in UCI (b1d2)") from None
+        except chess.IllegalMoveError as error:
+            message = str(error)
+            if "illegal san" in message:
+                message = f"{raw!r} is not a legal move here"
+                if not board.pending and not any(board.generate_legal_moves()):
+                    message += " (" + (board.why_illegal(chess.Move(0, 1)) or "") + ")"
+            raise IllegalActionError(message) from None
+        except (chess.InvalidMoveError, ValueError) as error:
+            raise IllegalActionError(
+                f"cannot read {raw!r} as a move ({error}); write SAN (e3, Nf3, N@e4) or UCI "
+                f"(e2e3, a7a8q)") from None
+        if move.drop and not board.pending:
+            raise IllegalActionError("no card is flipped: flip a card first, then place it")
+        if not board.is_legal(move):
+            raise IllegalActionError(board.why_illegal(move) or f"{raw} is not legal now")
+        return move
+
+    def remove(self, square: chess.Square) -> None:
+        """Remove an opposing piece for a pending remove-piece joker (R12)."""
+        self._ensure_playable()
+        if square not in self._board.legal_removals():
+            # Let the board name the reason (it raises IllegalRemovalError).
+            self._board.copy().push_removal(square)
+            raise IllegalRemovalError("this piece cannot be removed")
+        with self._transaction() as items:
+            self._apply_removal(square, items)
+            self._redo.clear()
+            self._record({"a": "remove", "square": chess.square_name(square)})
+        self._emit(items)
+
+    def _apply_removal(self, square: chess.Square, items: list[GameEvent]) -> None:
+        board = self._board
+        color = board.turn
+        piece = board.piece_at(square)
+        assert piece is not None
+        board.push_removal(square)
+        self._texts.append(f"Jx{chess.square_name(square)}")
+        items.append(events.PieceRemoved(color, square, piece))
+        self._check_event(items)
+        self._turn_ended(color)
+        self._position_changed(items)
+
+    # ------------------------------------------------------------------
+    # Undo, redo
+
+    def undo(self) -> None:
+        """Take back the last action (a flip too: its card goes back on top)."""
+        if self._result is not None:
+            raise GameOverError(f"the game is over ({self._result.describe()}); it cannot "
+                                f"be taken back")
+        if not self._board.actions:
+            raise IllegalActionError("there is nothing to undo")
+        with self._transaction() as items:
+            text = self._undo_one()
+            self._record({"a": "undo"})
+            items.append(events.Undone(text))
+            self._position_changed(items)
+        self._emit(items)
+
+    def _undo_one(self) -> str:
+        board = self._board
+        action = board.peek_action()
+        before = board.turn
+        board.pop()
+        text = self._texts.pop()
+        if action.kind == ActionKind.FLIP:
+            assert action.card is not None and action.outcome is not None
+            _, color = parse_card_letter(action.card)
+            if action.outcome.to_bottom:
+                self._decks.take_bottom(color, action.card)
+            self._decks.put_top(color, action.card)
+            self._redo.append(_Redo(ActionKind.FLIP, card=action.card))
+        elif action.kind == ActionKind.MOVE:
+            self._redo.append(_Redo(ActionKind.MOVE, move=action.move))
+        else:
+            self._redo.append(_Redo(ActionKind.REMOVAL, square=action.square))
+        self._draw_offer = None
+        if board.turn != before and self.clock is not None:
+            self.clock.start(board.turn)
+        return text
+
+    def redo(self) -> None:
+        """Play again the last action undone (a flip draws the same card)."""
+        self._ensure_playable()
+        if not self._redo:
+            raise IllegalActionError("there is nothing to redo")
+        step = self._redo[-1]
+        color = self._board.turn
+        with self._transaction() as items:
+            self._redo.pop()
+            if step.kind == ActionKind.FLIP:
+                assert step.card is not None
+                card = self._decks.draw(color)
+                if card != step.card:
+                    raise AssertionError(f"internal error: redo drew {card}, not {step.card}")
+                self._apply_flip(card, color, items)
+            elif step.kind == ActionKind.MOVE:
+                assert step.move is not None
+                if not self._board.is_legal(step.move):
+                    raise IllegalActionError("the undone move is not legal any more")
+                self._apply_move(step.move, items)
+            else:
+                assert step.square is not None
+                self._apply_removal(step.square, items)
+            self._record({"a": "redo"})
+            items.insert(0, events.Redone(self._texts[-1]))
+        self._emit(items)
+
+    # ------------------------------------------------------------------
+    # Draws, resignation
+
+    def offer_draw(self, color: chess.Color) -> None:
+        self._ensure_playable()
+        if self._draw_offer == color:
+            raise IllegalActionError(f"{_side(color)} has already offered a draw")
+        with self._transaction() as items:
+            if self._draw_offer is not None:
+                # A counter-offer is an acceptance.
+                self._result = Outcome(Termination.AGREEMENT, None)
+                self._record({"a": "accept", "color": _side(color)})
+            else:
+                self._draw_offer = color
+                self._record({"a": "offer", "color": _side(color)})
+                items.append(events.DrawOffered(color))
+        self._emit(items)
+
+    def accept_draw(self, color: chess.Color) -> None:
+        self._ensure_playable()
+        if self._draw_offer is None or self._draw_offer == color:
+            raise IllegalActionError(f"there is no draw offer for {_side(color)} to accept")
+        with self._transaction() as items:
+            self._result = Outcome(Termination.AGREEMENT, None)
+            self._draw_offer = None
+            self._record({"a": "accept", "color": _side(color)})
+        self._emit(items)
+
+    def decline_draw(self, color: chess.Color) -> None:
+        self._ensure_playable()
+        if self._draw_offer is None or self._draw_offer == color:
+            raise IllegalActionError(f"there is no draw offer for {_side(color)} to decline")
+        with self._transaction() as items:
+            self._draw_offer = None
+            self._record({"a": "decline", "color": _side(color)})
+            items.append(events.DrawDeclined(color))
+        self._emit(items)
+
+    def can_claim_draw(self) -> bool:
+        return not self.is_over and self._board.can_claim_draw()
+
+    def why_cannot_claim_draw(self) -> str | None:
+        if self.is_over:
+            return "the game is over"
+        if self._board.can_claim_draw():
+            return None
+        if self._board.pending:
+            return "a flipped card is pending"
+        return (f"no draw can be claimed: the position has not occurred three times and the "
+                f"fifty-move count is {self._board.halfmove_clock // 2} moves (R10)")
+
+    def claim_draw(self) -> bool:
+        """Claim a draw by threefold repetition or the fifty-move rule (R10)."""
+        self._ensure_playable()
+        if not self._board.can_claim_draw():
+            return False
+        with self._transaction() as items:
+            self._result = self._board.outcome(claim_draw=True)
+            self._record({"a": "claim"})
+        self._emit(items)
+        return True
+
+    def resign(self, color: chess.Color) -> None:
+        self._ensure_playable()
+        with self._transaction() as items:
+            self._result = Outcome(Termination.RESIGNATION, not color)
+            self._record({"a": "resign", "color": _side(color)})
+        self._emit(items)
+
+    # ------------------------------------------------------------------
+    # Clock
+
+    def _check_time(self) -> None:
+        if self.clock is None or self._result is not None or self._replaying:
+            return
+        if self._board.outcome() is not None:
+            return
+        flagged = self.clock.flagged()
+        if flagged is not None:
+            self._flag(flagged)
+
+    def _flag(self, color: chess.Color) -> None:
+        with self._transaction() as items:
+            self._result = Outcome(Termination.TIME_FORFEIT, not color)
+            assert self.clock is not None
+            self._record({"a": "flag", "color": _side(color)})
+            items.append(events.Flagged(color))
+        self._emit(items)
+
+    def tick(self) -> None:
+        """Read the clock: flag a side whose time ran out, else report the times."""
+        if self.clock is None or self.is_over:
+            return
+        self._check_time()
+        if self.is_over:
+            return
+        self._emit([events.ClockTick(self.clock.remaining(chess.WHITE),
+                                     self.clock.remaining(chess.BLACK), self.clock.running)])
+
+    def pause(self) -> None:
+        """Pause the game (its clock stands still)."""
+        if self._paused or self.is_over:
+            return
+        self._check_time()
+        with self._transaction() as items:
+            self._paused = True
+            if self.clock is not None:
+                self.clock.pause()
+                items.append(events.ClockTick(self.clock.remaining(chess.WHITE),
+                                              self.clock.remaining(chess.BLACK), None))
+            self._record({"a": "pause"})
+        self._emit(items)
+
+    def resume(self) -> None:
+        """Resume a paused game."""
+        if not self._paused or self.is_over:
+            return
+        with self._transaction() as items:
+            self._paused = False
+            if self.clock is not None:
+                self.clock.resume()
+            self._record({"a": "resume"})
+        self._emit(items)
+
+    # ------------------------------------------------------------------
+    # Records
+
+    def pgn(self, **headers: str) -> str:
+        """The game in PGN (see docs/pgn.md)."""
+        from companion.notation import write_pgn
+
+        return write_pgn(self, headers=headers)
+
+    def attach_journal(self, journal: Recorder) -> None:
+        """Record further actions to ``journal`` (resuming: its header already exists)."""
+        self._journal = journal
+
+    @contextmanager
+    def replaying(self) -> Iterator[None]:
+        """Apply recorded entries without journaling, events or time checks."""
+        self._replaying = True
+        try:
+            yield
+        finally:
+            self._replaying = False
+
+    def apply_record(self, entry: dict[str, Any]) -> None:
+        """Apply one journal entry (inside :meth:`replaying`); :class:`RecordError` if it
+        does not fit the game."""
+        kind = entry.get("a")
+        try:
+            if kind == "flip":
+                expected = self._decks.peek(self._board.turn)
+                if expected != entry.get("card"):
+                    raise RecordError(f"the record flips {entry.get('card')!r} but the top "
+                                      f"card is {expected!r}")
+                self.flip()
+            elif kind == "move":
+                self.play(chess.Move.from_uci(str(entry.get("uci"))))
+            elif kind == "remove":
+                self.remove(chess.parse_square(str(entry.get("square"))))
+            elif kind == "undo":
+                self.undo()
+            elif kind == "redo":
+                self.redo()
+            elif kind == "offer":
+                self.offer_draw(_color(entry.get("color")))
+            elif kind == "accept":
+                color = _color(entry.get("color"))
+                if self._draw_offer is not None and self._draw_offer != color:
+                    self.accept_draw(color)
+                else:
+                    self.offer_draw(color)
+            elif kind == "decline":
+                self.decline_draw(_color(entry.get("color")))
+            elif kind == "claim":
+                if not self.claim_draw():
+                    raise RecordError("the record claims a draw the position does not allow")
+            elif kind == "resign":
+                self.resign(_color(entry.get("color")))
+            elif kind == "flag":
+                color = _color(entry.get("color"))
+                self._flag(color)
+            elif kind == "pause":
+                self.pause()
+            elif kind == "resume":
+                self.resume()
+            else:
+                raise RecordError(f"unknown action {kind!r}")
+        except (IllegalActionError, DeckError, ValueError) as error:
+            if isinstance(error, RecordError):
+                raise
+            raise RecordError(f"cannot apply {entry!r}: {error}") from None
+        clock_state = entry.get("clock")
+        if self.clock is not None and isinstance(clock_state, dict):
+            self.clock.restore(clock_state, running=not self.is_over)
+
+    def __repr__(self) -> str:
+        return f"Game({self._board.rfen()!r}, decks={self._decks!r})"
