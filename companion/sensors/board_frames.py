@@ -56,7 +56,7 @@ class Beat:
 
 
 @dataclasses.dataclass(frozen=True)
-class TestReport:
+class SelfTestReport:
     """A self-test result: stuck and dead switches by square, shorted columns."""
 
     seq: int
@@ -104,7 +104,7 @@ class DeviceError:
     detail: str
 
 
-DeviceMessage = Hello | Snap | Beat | TestReport | Ack | DeviceError
+DeviceMessage = Hello | Snap | Beat | SelfTestReport | Ack | DeviceError
 
 
 def decode_device_frame(kind: str, seq: int, fields: list[str]) -> DeviceMessage:
@@ -122,7 +122,7 @@ def decode_device_frame(kind: str, seq: int, fields: list[str]) -> DeviceMessage
         return Hello(seq, proto, firmware, board_id, tuple(caps), scan_hz, debounce)
     if kind == protocol.TEST:
         stuck, dead, checked, columns = protocol.decode_test(fields)
-        return TestReport(seq, chess.SquareSet(stuck), chess.SquareSet(dead),
+        return SelfTestReport(seq, chess.SquareSet(stuck), chess.SquareSet(dead),
                           chess.SquareSet(checked), columns)
     if kind == protocol.OK:
         return Ack(seq, protocol.decode_ok(fields))

@@ -30,8 +30,8 @@ from companion.sensors.board_frames import (
     DeviceFrameDecoder,
     DeviceMessage,
     Hello,
+    SelfTestReport,
     Snap,
-    TestReport,
     led_pattern,
 )
 from companion.sensors.snapshot import BoardSnapshot
@@ -85,6 +85,7 @@ class ReaderStats:
     duplicates: int
     device_errors: int
     connects: int
+    reboots: int
     device_updates: int
     snapshots: int
 
@@ -126,7 +127,7 @@ class _SelfTestRequest:
         self.host_seq = -1
         self.acked = False
         self.done = threading.Event()
-        self.report: TestReport | None = None
+        self.report: SelfTestReport | None = None
         self.error = ""
 
 
@@ -175,6 +176,7 @@ class SerialBoardReader:
         self._duplicates = 0
         self._device_errors = 0
         self._connects = 0
+        self._reboots = 0
         self._device_updates = 0
         self._snapshots = 0
 
@@ -231,7 +233,7 @@ class SerialBoardReader:
         return self._hello if self._connected.is_set() else None
 
     def run_selftest(self, ranks: int = 0xFF, sweep_ms: int = 0,
-                     timeout: float = 10.0) -> TestReport:
+                     timeout: float = 10.0) -> SelfTestReport:
         """Run the board's self-test on ``ranks`` (bit 0 = rank 1) and wait for its report.
 
         With ``sweep_ms`` > 0 the board also waits that long for a magnet to be
@@ -258,7 +260,8 @@ class SerialBoardReader:
             frames=parser.frames, bad_crc=parser.bad_crc, malformed=parser.malformed,
             overflow=parser.overflow, rejected=self._protocol.decoder.rejected,
             lost=self._lost, duplicates=self._duplicates, device_errors=self._device_errors,
-            connects=self._connects, device_updates=self._device_updates,
+            connects=self._connects, reboots=self._reboots,
+            device_updates=self._device_updates,
             snapshots=self._snapshots,
         )
 
@@ -433,7 +436,7 @@ class SerialBoardReader:
             self._device_mask(message.mask)
         elif isinstance(message, Ack):
             self._on_ack(message)
-        elif isinstance(message, TestReport):
+        elif isinstance(message, SelfTestReport):
             self._on_report(message)
         elif isinstance(message, DeviceError):
             self._on_device_error(message)
@@ -446,6 +449,7 @@ class SerialBoardReader:
         self._hello = hello
         self._rx_seq = hello.seq
         if rebooted:
+            self._reboots += 1
             LOGGER.warning("%s: the board restarted (firmware %s); resyncing",
                            self.name, hello.firmware)
             self._want_snapshot = True
@@ -483,7 +487,7 @@ class SerialBoardReader:
             if self._leds_pending is not None and self._leds_pending[0] == ack.host_seq:
                 self._leds_pending = None
 
-    def _on_report(self, report: TestReport) -> None:
+    def _on_report(self, report: SelfTestReport) -> None:
         with self._lock:
             test = self._active_test
             self._active_test = None
