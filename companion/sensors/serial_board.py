@@ -86,7 +86,8 @@ class ReaderStats:
     device_errors: int
     connects: int
     reboots: int
-    device_updates: int
+    device_updates: int  # SNAP and BEAT frames accepted
+    snap_frames: int  # of which SNAPs (every settled change the board saw)
     snapshots: int
 
 
@@ -178,6 +179,7 @@ class SerialBoardReader:
         self._connects = 0
         self._reboots = 0
         self._device_updates = 0
+        self._snap_frames = 0
         self._snapshots = 0
 
     # --- the BoardSource interface -------------------------------------------
@@ -261,7 +263,7 @@ class SerialBoardReader:
             overflow=parser.overflow, rejected=self._protocol.decoder.rejected,
             lost=self._lost, duplicates=self._duplicates, device_errors=self._device_errors,
             connects=self._connects, reboots=self._reboots,
-            device_updates=self._device_updates,
+            device_updates=self._device_updates, snap_frames=self._snap_frames,
             snapshots=self._snapshots,
         )
 
@@ -433,6 +435,8 @@ class SerialBoardReader:
         if not self._check_seq(message.seq):
             return
         if isinstance(message, Snap | Beat):
+            if isinstance(message, Snap):
+                self._snap_frames += 1
             self._device_mask(message.mask)
         elif isinstance(message, Ack):
             self._on_ack(message)
