@@ -84,6 +84,10 @@ class FlipOutcome(enum.Enum):
         return self in (FlipOutcome.UNPLACEABLE, FlipOutcome.RETURNED)
 
 
+# Flips that end the turn with nothing placed (recorded as a null move).
+_PASSING_OUTCOMES = frozenset({FlipOutcome.UNPLACEABLE, FlipOutcome.NO_EFFECT})
+
+
 @dataclasses.dataclass(frozen=True)
 class FlipResult:
     """A flip as the board applied it."""
@@ -251,6 +255,14 @@ class RaindropBoard(chess.Board):
         candidate.set_board_fen(fields.placement)
         _validate(candidate, fields.decks, fields.blue, fields.turn, fields.pending,
                   fields.must_move, self.rules)
+        if fields.pending:
+            probe = RaindropBoard(None, rules=self.rules)
+            probe._set_board_fen(fields.placement)
+            probe.turn = fields.turn
+            probe._decks = fields.decks
+            probe._blue = fields.blue
+            probe._pending = fields.pending
+            probe._check_pending()
         self._set_board_fen(fields.placement)
         self.turn = fields.turn
         self.castling_rights = chess.BB_EMPTY
@@ -262,9 +274,32 @@ class RaindropBoard(chess.Board):
         self._pending = fields.pending
         self._must_move = fields.must_move
         self.clear_stack()
-        if self._pending and self._pending != JOKER and self.is_check() \
-                and not self._drop_mask(self._pending):
-            LOGGER.debug("RFEN sets a failed rescue: %s", rfen)
+
+    def _check_pending(self) -> None:
+        """Reject a pending card no flip could have left pending (R7, R8, R12)."""
+        letter = card_letter(self._pending, self.turn)
+        if self._pending == JOKER:
+            if self.rules.joker_effect != "remove_piece":
+                raise RfenError("pending", f"a pending joker {letter!r} needs "
+                                           f"joker_effect=remove_piece (an extra-turn joker "
+                                           f"is never pending, R12)")
+            if not self._has_king():
+                raise RfenError("pending", f"a pending joker {letter!r} needs its side's king "
+                                           f"on the board (otherwise it has no effect, R12)")
+            targets = self._removal_mask()
+        else:
+            targets = self._drop_mask(self._pending)
+        if targets:
+            return
+        if not self.is_check():
+            what = "piece to remove" if self._pending == JOKER else "legal square"
+            raise RfenError("pending", f"the pending {card_name(self._pending)} ({letter!r}) "
+                                       f"has no {what}: the flip would have ended the turn "
+                                       f"(R8, R12)")
+        if self.rules.failed_rescue == "return":
+            raise RfenError("pending", f"the pending {card_name(self._pending)} ({letter!r}) "
+                                       f"cannot lift the check: under failed_rescue=return it "
+                                       f"goes back to the deck; write '+' instead (R7)")
 
     def clear_stack(self) -> None:
         super().clear_stack()
@@ -589,7 +624,7 @@ class RaindropBoard(chess.Board):
         # R8: unplaceable outside check: to the bottom of the deck, turn over.
         self._pending = 0
         self._decks = _with_deck(self._decks, self.turn, kind, +1)
-        self._end_turn(reset_clock=False)
+        self._pass_turn()
         return FlipOutcome.UNPLACEABLE
 
     def _rescue_failed(self, kind: int) -> FlipOutcome:
@@ -612,7 +647,7 @@ class RaindropBoard(chess.Board):
                 return self._rescue_failed(JOKER)
             self._pending = 0
         # No king on the board, or no piece may be removed: no effect, the turn ends.
-        self._end_turn(reset_clock=False)
+        self._pass_turn()
         return FlipOutcome.NO_EFFECT
 
     def _removable_mask(self) -> chess.Bitboard:
@@ -719,7 +754,7 @@ class RaindropBoard(chess.Board):
         null move for a flip or removal. ``IndexError`` if there is none."""
         entry = self._entries.pop()
         self._keys.pop()
-        if entry.action.kind == ActionKind.MOVE:
+        if _on_move_stack(entry.action):
             move = super().pop()
             entry.restore(self, base=False)
             return move
@@ -729,6 +764,11 @@ class RaindropBoard(chess.Board):
     def peek_action(self) -> Action:
         """The last action (``IndexError`` if there is none)."""
         return self._entries[-1].action
+
+    def _pass_turn(self) -> None:
+        """End a turn that placed nothing with a null move on python-chess's move
+        stack, so ``move_stack`` keeps one entry per turn and PGN writes ``--``."""
+        chess.Board.push(self, chess.Move.null())
 
     def _end_turn(self, *, reset_clock: bool) -> None:
         if self.turn == chess.BLACK:
@@ -806,8 +846,10 @@ class RaindropBoard(chess.Board):
         """R7 (``lose``): a card flipped in check that cannot lift it; the side to move lost."""
         if not self._pending:
             return False
+        if not self.is_check():
+            return False
         if self._pending == JOKER:
-            return self.is_check() and not self._removal_mask()
+            return not self._removal_mask()
         return not self._drop_mask(self._pending)
 
     def rescue_cards(self) -> dict[str, chess.SquareSet]:
@@ -940,7 +982,7 @@ class RaindropBoard(chess.Board):
         else:
             actions = min(int(stack), len(self._entries))
         kept = self._entries[len(self._entries) - actions:]
-        moves = sum(1 for entry in kept if entry.action.kind == ActionKind.MOVE)
+        moves = sum(1 for entry in kept if _on_move_stack(entry.action))
         board = super().copy(stack=moves)
         if not moves:
             board.move_stack = []
@@ -975,6 +1017,12 @@ class RaindropBoard(chess.Board):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rfen()!r})"
+
+
+def _on_move_stack(action: Action) -> bool:
+    """Whether an action put an entry on python-chess's move stack: a move, a
+    drop, or a flip whose turn ended with nothing placed (a null move)."""
+    return action.kind == ActionKind.MOVE or action.outcome in _PASSING_OUTCOMES
 
 
 def _with_deck(decks: tuple[Counts, Counts], color: chess.Color, kind: int,
