@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -385,6 +386,34 @@ class Game:
             self._record({"a": "flip", "card": card})
         self._emit(items)
         return event
+
+    def flip_card(self, card: str) -> events.CardFlipped:
+        """Flip a named card from wherever it lies in the deck: only for replaying a
+        record whose deck order is unknown (a PGN without ``RaindropDecks``)."""
+        self._ensure_playable()
+        reason = self._board.why_cannot_flip()
+        if reason is not None:
+            raise IllegalFlipError(reason)
+        color = self._board.turn
+        with self._transaction() as items:
+            try:
+                self._decks.take(color, card)
+            except DeckError as error:
+                raise IllegalFlipError(str(error)) from None
+            event = self._apply_flip(card, color, items)
+            self._redo.clear()
+            self._record({"a": "flip", "card": card})
+        self._emit(items)
+        return event
+
+    def reshuffle_decks(self) -> None:
+        """Shuffle what is left of both decks (after replaying a record without the
+        decks' order, so further flips are not predictable)."""
+        order = self._decks.export_order()
+        rng = secrets.SystemRandom()
+        for cards in order.values():
+            rng.shuffle(cards)
+        self._decks = Decks.from_order(order)
 
     def _apply_flip(self, card: str, color: chess.Color, items: list[GameEvent],
                     ) -> events.CardFlipped:
