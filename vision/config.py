@@ -33,25 +33,31 @@ class VisionConfig:
     sample_radius: float = 0.26
     lean_shift: float = 0.12
     piece_height_squares: float = 1.0  # typical piece height, to estimate lean
-    # A pixel is "not board" when its lightness is above light_ratio or below
-    # dark_ratio of the expected (shadows only darken), or its colour differs by
-    # more than chroma_delta (Lab a*b*, after scaling the expected colour by the shade).
-    light_ratio: float = 1.25
+    # A pixel between dark_ratio and shadow_ratio of the expected lightness may
+    # be in a shadow: it is compared with the expectation darkened as much.
     dark_ratio: float = 0.5
-    chroma_delta: float = 16.0
-    edge_strength: float = 40.0  # Sobel magnitude on L (0..100) that counts as an edge
-    edge_weight: float = 0.5  # how much the edge fraction counts toward occupancy
-    occupied_fraction: float = 0.3  # of the sample disc deviating: occupied
+    shadow_ratio: float = 0.82
+    # Logistic weights over squares.square_features (fitted on synthetic scenes
+    # by ``python -m vision.fit``): with an empty-board reference, and without.
+    reference_weights: tuple[float, ...] = (4.874, 2.433, 8.243, 10.942, -1.304, -5.212, -5.841,
+        19.468, -12.429, -13.060, 5.824, -3.773, -4.860, 1.758, -4.752, 1.738, 1.940, 19.424,
+        -14.501, -5.870, -11.331)
+    model_weights: tuple[float, ...] = (1.188, 1.841, 4.087, 3.535, 3.744, -1.232, 1.748, 9.543,
+        5.708, -18.396, 4.383, -1.180, -0.365, 1.918, -4.661, -3.014, 0.073, 12.749, -2.345,
+        -3.788, -11.517)
     blue_min_chroma: float = 22.0  # Lab chroma for a blue piece
     blue_hue_range: tuple[float, float] = (220.0, 320.0)  # Lab hue angle, degrees
     blue_fraction: float = 0.3  # of the sample disc blue: a blue piece
     white_ratio: float = 0.55  # piece lightness / light-square lightness above: white
-    white_gap: float = 0.2  # a wider gap between piece lightnesses splits white from black
+    colour_percentile: float = 60.0  # of the disc's lightness, taken as the piece's
 
-    # Hands and motion. Fractions are of the pixels of a region.
+    # Hands and motion, on a grey warp with 8 pixels a square. A cell is one
+    # square of the board or its margin.
     motion_threshold: float = 18.0  # grey levels between consecutive frames
-    motion_fraction: float = 0.01  # of a square moving: the frame is unsettled
-    hand_margin_fraction: float = 0.08  # of one side's margin band changed: a hand
-    hand_extent_squares: float = 2.6  # a changed blob wider than this: a hand
+    motion_fraction: float = 0.12  # of one cell changed since the last frame: moving
+    hand_threshold: float = 30.0  # grey levels against the last settled frame
+    hand_cell_fraction: float = 0.3  # of a cell changed: the cell is covered
+    hand_cells: int = 3  # a covered region this big reaching over the edge: a hand
+    hand_inner_cells: int = 7  # or this big anywhere
     settle_frames: int = 4  # agreeing still frames before a snapshot
     settle_seconds: float = 0.3  # and at least this long

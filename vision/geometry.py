@@ -155,8 +155,19 @@ class BoardGeometry:
 
 
 def warp(config: VisionConfig, image: Image, geometry: BoardGeometry) -> Image:
-    """The top-down board with its margin, rank 8 at the top."""
-    size = int(round((8 + 2 * config.margin_squares) * config.square_px))
+    """The top-down board with its margin, rank 8 at the top.
+
+    A board much larger in the image than in the warp is first halved (with
+    smoothing) until it is at most twice the warp's size, so wood grain and
+    sensor noise average out instead of aliasing.
+    """
+    size = round((8 + 2 * config.margin_squares) * config.square_px)
+    pts = np.array(geometry.corners)
+    extent = max(np.linalg.norm(pts[i] - pts[(i + 1) % 4]) for i in range(4))
+    while extent > 2.5 * 8 * config.square_px and min(image.shape[:2]) > 64:
+        image = np.asarray(cv2.pyrDown(image), np.uint8)
+        geometry = geometry.scaled(0.5)
+        extent /= 2
     return np.asarray(
         cv2.warpPerspective(image, geometry.homography(config), (size, size),
                             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT),

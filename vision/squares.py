@@ -47,13 +47,14 @@ class SquareSampler:
     """Precomputed pixel indices (into a flattened warp) for one board geometry."""
 
     disc: IntArray  # (64, n) the sample disc of every square
+    far: npt.NDArray[np.bool_]  # (64, n) which disc pixels lie on the side away from the camera
     ring: IntArray  # (64, m) the border band of every square
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
 
 
 def _offsets(radius_px: float) -> tuple[IntArray, IntArray]:
-    r = int(math.ceil(radius_px))
+    r = math.ceil(radius_px)
     ys, xs = np.mgrid[-r:r + 1, -r:r + 1]
     keep = xs * xs + ys * ys <= radius_px * radius_px
     return ys[keep], xs[keep]
@@ -63,11 +64,11 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
     """Where to look on every square of a board seen with ``geometry``."""
     s = config.square_px
     m = config.margin_squares * s
-    size = int(round((8 + 2 * config.margin_squares) * s))
+    size = round((8 + 2 * config.margin_squares) * s)
     cam_x, cam_y, cam_h = geometry.camera_position()
     dy, dx = _offsets(config.sample_radius * s)
-    band = max(1, int(round(0.12 * s)))
-    discs, rings, centres, light = [], [], [], []
+    band = max(1, round(0.12 * s))
+    discs, fars, rings, centres, light = [], [], [], [], []
     for row in range(8):
         for col in range(8):
             cx, cy = col + 0.5, row + 0.5
@@ -82,6 +83,8 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             ys = np.clip(np.round(py + dy).astype(np.intp), 0, size - 1)
             xs = np.clip(np.round(px + dx).astype(np.intp), 0, size - 1)
             discs.append(ys * size + xs)
+            direction = lean / length if length > 1e-6 else np.array([0.0, 1.0])
+            fars.append(dx * direction[0] + dy * direction[1] >= 0)
             x0, y0 = int(m + col * s), int(m + row * s)
             inset = max(1, s // 16)
             yy, xx = np.mgrid[y0 + inset:y0 + s - inset, x0 + inset:x0 + s - inset]
@@ -90,7 +93,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             rings.append((yy[edge] * size + xx[edge]).astype(np.intp))
             centres.append((cx, cy))
             light.append((row + col) % 2 == 0)
-    return SquareSampler(np.stack(discs), np.stack(rings),
+    return SquareSampler(np.stack(discs), np.stack(fars), np.stack(rings),
                          np.array(centres, np.float32), np.array(light))
 
 
@@ -128,74 +131,154 @@ def square_models(config: VisionConfig, sampler: SquareSampler,
     return (design @ light).astype(np.float32), (design @ dark).astype(np.float32)
 
 
-def deviating(config: VisionConfig, pixels: FloatArray, expected: FloatArray
-              ) -> npt.NDArray[np.bool_]:
-    """Which pixels (64, n, 3) are not the empty board expected there (64, n|1, 3).
+def _edges(config: VisionConfig, lab: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+    gray = np.ascontiguousarray(lab[:, 0].reshape(shape[:2]))
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    return np.asarray(np.sqrt(gx * gx + gy * gy).reshape(-1), np.float32)
 
-    A shadow makes a pixel darker with the same hue, so "darker" only counts
-    below ``dark_ratio`` of the expected lightness; lighter counts sooner.
+
+FEATURES = 21  # length of a square's feature vector (see square_features)
+
+
+def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
+                    expected: FloatArray, edges: FloatArray) -> FloatArray:
+    """The occupancy evidence of every square (64, FEATURES).
+
+    Each test below is a per-pixel condition; a feature is the fraction of
+    disc pixels meeting it in the half towards the camera and in the half
+    away from it (as min and max of the two halves), so a piece's base (which
+    covers both halves) tells apart from a neighbour leaning in or a shadow.
     """
     exp_l = np.maximum(expected[..., 0], 5.0)
     ratio = pixels[..., 0] / exp_l
-    shade = np.clip(ratio, 0.0, 1.0)[..., None]
-    chroma = np.linalg.norm(pixels[..., 1:] - expected[..., 1:] * shade, axis=-1)
-    return np.asarray((ratio > config.light_ratio) | (ratio < config.dark_ratio)
-                      | (chroma > config.chroma_delta))
+    in_shadow = (ratio >= config.dark_ratio) & (ratio <= config.shadow_ratio)
+    shade = np.where(in_shadow, ratio, 1.0)[..., None]
+    diff = pixels - expected * shade
+    scaled = np.sqrt(np.sum(diff * diff, axis=-1))
+    raw = pixels - expected
+    raw_d = np.sqrt(np.sum(raw * raw, axis=-1))
+    tests = np.stack([
+        scaled > 6.0, scaled > 12.0, scaled > 24.0, raw_d > 10.0,
+        ratio < config.dark_ratio, ratio > 1.08, ratio < 0.92,
+        edges > 8.0, edges > 16.0, edges > 30.0,
+    ]).astype(np.float32)  # (T, 64, n)
+    far = sampler.far.astype(np.float32)
+    far_n = np.maximum(far.sum(axis=1), 1.0)
+    near_n = np.maximum((1 - far).sum(axis=1), 1.0)
+    far_frac = (tests * far).sum(axis=2) / far_n
+    near_frac = (tests * (1 - far)).sum(axis=2) / near_n
+    lo = np.minimum(far_frac, near_frac).T
+    hi = np.maximum(far_frac, near_frac).T
+    return np.asarray(np.concatenate([lo, hi, np.ones((64, 1), np.float32)], axis=1),
+                      np.float32)
+
+
+def _less_texture(sampler: SquareSampler, edges: FloatArray) -> FloatArray:
+    """Edge strengths less the board's own texture (grain, print), per square colour.
+
+    The texture level of a colour is the lower quartile, over its 32 squares,
+    of their median edge strength: an empty square's, unless three quarters
+    of that colour's squares are occupied.
+    """
+    typical = np.median(edges, axis=1)
+    out = np.empty_like(edges)
+    for light in (True, False):
+        mask = sampler.light == light
+        out[mask] = np.maximum(edges[mask] - np.quantile(typical[mask], 0.25), 0.0)
+    return out
+
+
+def _mode_ratio(now: FloatArray, before: FloatArray) -> float:
+    """The most common lightness ratio now/before: the change of light on the bare
+    board, even when pieces cover most of it."""
+    ratio = (now / np.maximum(before, 5.0)).ravel()
+    counts, edges = np.histogram(ratio, bins=150, range=(0.4, 1.9))
+    smooth = np.convolve(counts, np.ones(5), mode="same")
+    best = int(np.argmax(smooth))
+    return float((edges[best] + edges[best + 1]) / 2)
+
+
+def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
+                 shape: tuple[int, ...], reference: Image | None,
+                 models: tuple[FloatArray, FloatArray]) -> tuple[FloatArray, FloatArray]:
+    """What the empty board looks like on each disc, and the edges not in it."""
+    edges = _edges(config, lab, shape)[sampler.disc]
+    if reference is None:
+        light_model, dark_model = models
+        own = np.where(sampler.light[:, None], light_model, dark_model)
+        return own[:, None, :], edges
+    ref_lab = to_lab(reference)
+    # Correct a global change of light between the reference and now.
+    gain = _mode_ratio(lab[sampler.ring][..., 0], ref_lab[sampler.ring][..., 0])
+    expected = ref_lab[sampler.disc] * np.array([gain, 1.0, 1.0], np.float32)
+    ref_edges = _edges(config, ref_lab, shape)[sampler.disc]
+    return expected, np.maximum(edges - ref_edges, 0.0)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Evidence:
+    """What the square reader measured on one warp, before deciding."""
+
+    lab: FloatArray  # the warp in Lab, flattened
+    pixels: FloatArray  # (64, n, 3) the sample discs
+    expected: FloatArray  # (64, n|1, 3) the empty board there
+    light_model: FloatArray  # (64, 3) the light-square colour at each square
+    features: FloatArray  # (64, FEATURES)
+
+
+def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
+                    reference: Image | None = None) -> Evidence:
+    """Stage: measure every square of ``warped`` (made with the sampler's geometry)."""
+    lab = to_lab(warped)
+    pixels = lab[sampler.disc]
+    models = square_models(config, sampler, lab)
+    expected, edges = _expectation(config, sampler, lab, warped.shape, reference, models)
+    features = square_features(config, sampler, pixels, expected,
+                               _less_texture(sampler, edges))
+    return Evidence(lab, pixels, expected, models[0], features)
 
 
 def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
                  reference: Image | None = None) -> SquareReading:
-    """Classify every square of ``warped`` (a warp made with the sampler's geometry)."""
-    lab = to_lab(warped)
-    pixels = lab[sampler.disc]  # (64, n, 3)
-    light_model, dark_model = square_models(config, sampler, lab)
-    if reference is not None:
-        ref_lab = to_lab(reference)
-        # Correct a global change of light between the reference and now.
-        gain = float(np.median(lab[sampler.ring][..., 0]
-                               / np.maximum(ref_lab[sampler.ring][..., 0], 5.0)))
-        expected = ref_lab[sampler.disc] * np.array([gain, 1.0, 1.0], np.float32)
-    else:
-        own = np.where(sampler.light[:, None], light_model, dark_model)
-        expected = own[:, None, :]
-    fraction = deviating(config, pixels, expected).mean(axis=1)
-    gray = np.ascontiguousarray(lab[:, 0].reshape(warped.shape[:2]))
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    grad = np.sqrt(gx * gx + gy * gy).reshape(-1)[sampler.disc]
-    edges = (grad > config.edge_strength).mean(axis=1)
-    occupancy = (fraction + config.edge_weight * edges) / config.occupied_fraction
-    occupied = occupancy >= 1.0
-    labels = _colours(config, pixels, occupied, light_model)
+    """Stage: classify every square of ``warped`` (made with the sampler's geometry).
+
+    Occupancy is a logistic score of :func:`square_features` with the weights
+    in the config (one set for a reference, one without); ``occupancy`` in the
+    reading is that score's logit (> 0: occupied).
+    """
+    evidence = gather_evidence(config, sampler, warped, reference)
+    weights = np.array(config.reference_weights if reference is not None
+                       else config.model_weights, np.float32)
+    logit = evidence.features @ weights
+    occupied = logit > 0
+    labels = _colours(config, evidence, occupied)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
-    return SquareReading(grid, tuple(float(v) for v in occupancy))
+    return SquareReading(grid, tuple(float(v) for v in logit))
 
 
-def _colours(config: VisionConfig, pixels: FloatArray, occupied: npt.NDArray[np.bool_],
-             light_model: FloatArray) -> list[str]:
-    """Colour of the occupied squares: blue by hue, then white or black by lightness
-    relative to the light squares nearby (split at the widest gap when both are there)."""
+def _colours(config: VisionConfig, evidence: Evidence,
+             occupied: npt.NDArray[np.bool_]) -> list[str]:
+    """Colour of the occupied squares: blue by hue; then white or black by the
+    lightness of the disc relative to the light squares nearby (so uneven
+    light does not matter)."""
+    pixels = evidence.pixels
     labels = [EMPTY] * 64
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
     hue = np.degrees(np.arctan2(pixels[..., 2], pixels[..., 1])) % 360
     lo, hi = config.blue_hue_range
     blue_px = (chroma > config.blue_min_chroma) & (hue >= lo) & (hue <= hi)
     blue = blue_px.mean(axis=1) > config.blue_fraction
-    lightness = np.median(pixels[..., 0], axis=1) / np.maximum(light_model[:, 0], 5.0)
-    candidates = [i for i in range(64) if occupied[i] and not blue[i]]
-    threshold = config.white_ratio
-    if len(candidates) >= 2:
-        values = np.sort(lightness[candidates])
-        gaps = np.diff(values)
-        best = int(np.argmax(gaps))
-        middle = float((values[best] + values[best + 1]) / 2)
-        if gaps[best] > config.white_gap and abs(middle - config.white_ratio) < 0.25:
-            threshold = middle
+    light_l = np.maximum(evidence.light_model[:, 0], 5.0)
     for i in range(64):
         if not occupied[i]:
             continue
         if blue[i]:
             labels[i] = BLUE
-        else:
-            labels[i] = WHITE if lightness[i] > threshold else BLACK
+            continue
+        # A piece's base covers most of the disc, so a high percentile of it
+        # is the piece's lit side, not the square around it or its shadow.
+        value = float(np.percentile(pixels[i, :, 0], config.colour_percentile))
+        lightness = value / float(light_l[i])
+        labels[i] = WHITE if lightness > config.white_ratio else BLACK
     return labels

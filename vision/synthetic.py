@@ -250,7 +250,7 @@ def _board_texture(scene: Scene) -> tuple[Image, float]:
     tex[:] = scene.table
 
     def px(mm: float) -> int:
-        return int(round((mm + half_mm) * _TEX))
+        return round((mm + half_mm) * _TEX)
 
     border = 0.55 * s
     cv2.rectangle(tex, (px(-4 * s - border), px(-4 * s - border)),
@@ -272,6 +272,17 @@ def _board_texture(scene: Scene) -> tuple[Image, float]:
             marker = marker_image(index, px(x1 - cell) - px(x0 + cell))
             mx, my = px(x0 + cell), px(y0 + cell)
             tex[my:my + marker.shape[0], mx:mx + marker.shape[1]] = marker[..., None]
+    if scene.scheme in ("wood", "walnut", "brown"):
+        # Wood grain: fine stripes along each square, alternating direction.
+        grain_rng = np.random.default_rng(int(s * 7919))
+        stripes = grain_rng.normal(0, 1, (size,)).astype(np.float32)
+        stripes = cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 1.5).ravel() * 9
+        along_x = np.broadcast_to(stripes[:, None], (size, size))
+        along_y = along_x.T
+        cell = ((np.arange(size)[:, None] // int(s * _TEX)) + (np.arange(size)[None, :]
+                                                             // int(s * _TEX))) % 2
+        wood = np.where(cell == 0, along_x, along_y)
+        tex = np.clip(tex.astype(np.float32) + wood[..., None], 0, 255).astype(np.uint8)
     # Grain: low-frequency brightness variation, like wood or paper.
     grain = cv2.resize(np.random.default_rng(int(s * 1000)).normal(0, 6, (24, 24)),
                        (size, size), interpolation=cv2.INTER_CUBIC)
@@ -401,8 +412,17 @@ def render(scene: Scene, seed: int = 0) -> Image:
         lit_rings[..., 0] += cx + light[0] * 0.35 * rs[:, None]
         lit_rings[..., 1] += cy + light[1] * 0.35 * rs[:, None]
         lit = np.round(_project_rings(cam, lit_rings) * 16).astype(np.int32)
+        # Contact shadow: the base sits in a thin dark ring on the board.
+        contact = np.round(_project_rings(cam, _rings(cx, cy, zs[:1], rs[:1] * 1.06)) * 16)
+        cv2.fillConvexPoly(image, contact[0].astype(np.int32),
+                           tuple(float(v) * 0.5 for v in image[
+                               int(np.clip(contact[0, 0, 1] / 16, 0, h - 1)),
+                               int(np.clip(contact[0, 0, 0] / 16, 0, w - 1))]),
+                           cv2.LINE_AA, 4)
+        outline = tuple(float(v) for v in np.clip(base * 0.45, 0, 255))
         for i in np.flatnonzero(keep):
             dark = tuple(float(v) for v in np.clip(base * up_light[i], 0, 255))
+            cv2.polylines(image, [body[i]], True, outline, 1, cv2.LINE_AA, 4)
             bright = tuple(float(v) for v in np.clip(base * min(up_light[i] * 1.15, 1.1) + 12,
                                                      0, 255))
             cv2.fillConvexPoly(image, body[i], dark, cv2.LINE_AA, 4)
@@ -423,5 +443,68 @@ def render(scene: Scene, seed: int = 0) -> Image:
         out = cv2.GaussianBlur(out, (0, 0), scene.blur)
     out += rng.normal(0, scene.noise, out.shape).astype(np.float32)
     result = np.clip(out, 0, 255).astype(np.uint8)
-    ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
+    _ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     return np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), dtype=np.uint8)
+
+
+@dataclasses.dataclass(frozen=True)
+class VideoFrame:
+    """One frame of a synthetic video and its truth."""
+
+    image: Image
+    grid: tuple[str, ...]  # what stands on the board in this frame
+    hand: bool  # a hand or arm is over the board
+
+
+def hand_path(scene: Scene, target: chess.Square, frames: int,
+              rng: np.random.Generator) -> list[Hand]:
+    """A hand coming in from outside the board to above ``target`` and back out."""
+    cx, cy = _square_centre(scene, target)
+    s = scene.square_mm
+    angle = rng.uniform(0, 2 * math.pi)
+    start = np.array([cx, cy]) + 9 * s * np.array([math.cos(angle), math.sin(angle)])
+    direction = math.atan2(cy - start[1], cx - start[0])
+    base = random_hand(rng, s)
+    hands = []
+    half = max(frames // 2, 1)
+    for i in range(frames):
+        t = i / half if i < half else (frames - 1 - i) / max(frames - 1 - half, 1)
+        t = min(max(t, 0.0), 1.0)
+        # Fingers reach the square: the palm stops a little short of it.
+        x = start[0] + (cx - start[0]) * t - math.cos(direction) * 1.2 * s * t
+        y = start[1] + (cy - start[1]) * t - math.sin(direction) * 1.2 * s * t
+        hands.append(dataclasses.replace(base, x=x, y=y, direction=direction,
+                                         height=1.6 * s + (1 - t) * 2 * s))
+    return hands
+
+
+def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
+          still_frames: int = 8, hand_frames: int = 10, seed: int = 0) -> list[VideoFrame]:
+    """Frames of a game: still board, then for each position in ``moves`` a hand
+    reaches in, the board changes to that position while the hand is over it,
+    the hand leaves, and the board stays still again."""
+    rng = np.random.default_rng(seed)
+    frames: list[VideoFrame] = []
+    current = scene
+    counter = seed * 10_000
+
+    def shoot(s: Scene, hand: bool) -> None:
+        nonlocal counter
+        counter += 1
+        frames.append(VideoFrame(render(s, counter), tuple(s.grid()), hand))
+
+    for _ in range(still_frames):
+        shoot(current, False)
+    for position in moves:
+        changed = set(position) ^ set(current.pieces) | {
+            sq for sq in position if current.pieces.get(sq) != position[sq]}
+        target = min(changed) if changed else chess.E4
+        hands = hand_path(current, target, hand_frames, rng)
+        for i, hand in enumerate(hands):
+            if i == len(hands) // 2:
+                current = current.with_pieces(position)
+            shoot(dataclasses.replace(current, hand=hand), True)
+        current = current.with_pieces(position)
+        for _ in range(still_frames):
+            shoot(current, False)
+    return frames

@@ -1,0 +1,147 @@
+"""Hands and motion: whether a frame can be trusted, and when a run of frames has settled.
+
+A frame is unsettled when it changed from the previous one (motion) or when
+something large reaches in over the board edge (a hand or arm) compared with
+the last settled frame. Only a run of still frames with the same reading,
+long enough, becomes a :class:`BoardSnapshot`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import chess
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.sensors.snapshot import BoardSnapshot, PieceColor
+from vision.config import VisionConfig
+from vision.geometry import Image, square_at
+from vision.squares import COLOR_NAMES, EMPTY, SquareReading
+
+LOGGER = logging.getLogger(__name__)
+
+CELL_PX = 8  # the small grey warp has this many pixels a square
+Grey = npt.NDArray[np.float32]
+
+
+@dataclasses.dataclass(frozen=True)
+class Disturbance:
+    """Why a frame cannot be trusted: ``moving`` (changed from the last frame),
+    ``hand`` (something large reaching in over the board edge)."""
+
+    moving: bool
+    hand: bool
+    motion: float  # the largest fraction of one square that changed since the last frame
+    reach: int  # cells of the largest changed region touching the margin
+
+    @property
+    def still(self) -> bool:
+        return not (self.moving or self.hand)
+
+
+def small_grey(config: VisionConfig, warped: Image) -> Grey:
+    """Stage: the warp (board and margin) in grey at CELL_PX pixels a square, smoothed."""
+    cells = round(8 + 2 * config.margin_squares)
+    grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY) if warped.ndim == 3 else warped
+    small = cv2.resize(grey, (cells * CELL_PX, cells * CELL_PX), interpolation=cv2.INTER_AREA)
+    return np.asarray(small, np.float32)
+
+
+def _changed_cells(config: VisionConfig, now: Grey, before: Grey, threshold: float) -> Grey:
+    """Fraction of each square-sized cell (board and margin) that changed."""
+    diff = now - before
+    diff -= float(np.median(diff))  # a global change of light is not motion
+    changed = (np.abs(diff) > threshold).astype(np.float32)
+    cells = now.shape[0] // CELL_PX
+    return np.asarray(changed.reshape(cells, CELL_PX, cells, CELL_PX).mean(axis=(1, 3)),
+                      np.float32)
+
+
+def detect_disturbance(config: VisionConfig, now: Grey, previous: Grey | None,
+                       settled: Grey | None) -> Disturbance:
+    """Stage: motion against ``previous`` and a hand against ``settled`` (either may be None)."""
+    motion = 0.0
+    if previous is not None:
+        motion = float(_changed_cells(config, now, previous, config.motion_threshold).max())
+    reach = 0
+    if settled is not None:
+        cells = _changed_cells(config, now, settled, config.hand_threshold)
+        mask = (cells > config.hand_cell_fraction).astype(np.uint8)
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+        margin = np.ones_like(mask, bool)
+        m = round(config.margin_squares)
+        margin[m:-m, m:-m] = False
+        for label in range(1, count):
+            component = labels == label
+            size = int(component.sum())
+            if (component & margin).any() or size >= config.hand_inner_cells:
+                reach = max(reach, size)
+    return Disturbance(moving=motion > config.motion_fraction,
+                       hand=reach >= config.hand_cells, motion=motion, reach=reach)
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameReading:
+    """One processed frame: its squares (None when not read), disturbance and alignment."""
+
+    timestamp: float
+    reading: SquareReading | None
+    disturbance: Disturbance
+    alignment: float
+    aligned: bool
+
+
+def snapshot_of(reading: SquareReading, timestamp: float, source: str) -> BoardSnapshot:
+    """The snapshot a reading describes (colours for every occupied square)."""
+    colors: dict[int, PieceColor] = {}
+    for row in range(8):
+        for col in range(8):
+            label = reading.grid[row][col]
+            if label != EMPTY:
+                colors[square_at(row, col)] = COLOR_NAMES[label]  # type: ignore[assignment]
+    return BoardSnapshot(chess.SquareSet(colors), colors, timestamp, source)
+
+
+class Settler:
+    """Turns a stream of frame readings into settled snapshots.
+
+    A snapshot is sent when ``settle_frames`` still, aligned frames in a row,
+    spanning at least ``settle_seconds``, agree on every square, and the
+    board differs from the last snapshot sent.
+    """
+
+    def __init__(self, config: VisionConfig, source: str = "camera") -> None:
+        self._config = config
+        self._source = source
+        self._grid: tuple[str, ...] | None = None
+        self._count = 0
+        self._since = 0.0
+        self.last_sent: tuple[str, ...] | None = None
+
+    @property
+    def settled(self) -> bool:
+        """Whether the current run is long enough to count as a settled board."""
+        return self._count >= self._config.settle_frames
+
+    def reset(self) -> None:
+        self._grid, self._count = None, 0
+
+    def feed(self, frame: FrameReading) -> BoardSnapshot | None:
+        if frame.reading is None or not frame.disturbance.still or not frame.aligned:
+            self.reset()
+            return None
+        grid = frame.reading.grid
+        if grid != self._grid:
+            self._grid, self._count, self._since = grid, 1, frame.timestamp
+            return None
+        self._count += 1
+        if (self._count >= self._config.settle_frames
+                and frame.timestamp - self._since >= self._config.settle_seconds
+                and grid != self.last_sent):
+            self.last_sent = grid
+            LOGGER.debug("settled board %s", "/".join(grid))
+            return snapshot_of(frame.reading, frame.timestamp, self._source)
+        return None

@@ -1,0 +1,92 @@
+"""The per-frame chain once the board is known, with timing as a hook around stages.
+
+``BoardPipeline.process(frame, timestamp)`` runs: warp -> grid alignment check
+-> small grey -> hand/motion -> squares (skipped while the frame is
+disturbed). Each stage is a plain function ``(config, ...) -> result`` from
+its own module; the pipeline only keeps the state between frames (previous
+and settled views, the empty-board reference).
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import TypeVar
+
+from vision.config import VisionConfig
+from vision.geometry import BoardGeometry, Image, warp
+from vision.locate import grid_alignment
+from vision.motion import FrameReading, Grey, detect_disturbance, small_grey
+from vision.squares import SquareSampler, make_sampler, read_squares
+
+LOGGER = logging.getLogger(__name__)
+
+StageHook = Callable[[str, float], None]
+T = TypeVar("T")
+
+
+class StageTimes:
+    """A stage hook that records how long each stage took (seconds)."""
+
+    def __init__(self) -> None:
+        self.samples: dict[str, list[float]] = defaultdict(list)
+
+    def __call__(self, stage: str, seconds: float) -> None:
+        self.samples[stage].append(seconds)
+
+    def medians(self) -> dict[str, float]:
+        return {name: statistics.median(values) for name, values in self.samples.items()}
+
+
+def run_stage(hook: StageHook | None, name: str, func: Callable[..., T], *args: object) -> T:
+    """Call ``func(*args)``, telling ``hook`` how long it took."""
+    if hook is None:
+        return func(*args)
+    start = time.perf_counter()
+    try:
+        return func(*args)
+    finally:
+        hook(name, time.perf_counter() - start)
+
+
+class BoardPipeline:
+    """Per-frame processing for one board geometry."""
+
+    def __init__(self, config: VisionConfig, geometry: BoardGeometry,
+                 reference: Image | None = None, hook: StageHook | None = None) -> None:
+        self.config = config
+        self.geometry = geometry
+        self.hook = hook
+        self.sampler: SquareSampler = make_sampler(config, geometry)
+        self.reference = reference  # warped empty board, or None
+        self._previous: Grey | None = None
+        self._settled: Grey | None = None
+        self._last_grey: Grey | None = None
+        self._last_warp: Image | None = None
+
+    def process(self, frame: Image, timestamp: float) -> FrameReading:
+        config, hook = self.config, self.hook
+        warped = run_stage(hook, "warp", warp, config, frame, self.geometry)
+        alignment = run_stage(hook, "check", grid_alignment, config, warped)
+        grey = run_stage(hook, "grey", small_grey, config, warped)
+        disturbance = run_stage(hook, "disturbance", detect_disturbance, config, grey,
+                                self._previous, self._settled)
+        self._previous = grey
+        self._last_grey, self._last_warp = grey, warped
+        aligned = alignment >= config.check_min_ratio
+        reading = None
+        if disturbance.still:
+            reading = run_stage(hook, "squares", read_squares, config, self.sampler, warped,
+                                self.reference)
+        return FrameReading(timestamp, reading, disturbance, alignment, aligned)
+
+    def mark_settled(self, empty: bool) -> None:
+        """The last frame was settled: compare hands against it; if the board is empty
+        and there is no reference yet, it becomes the empty-board reference."""
+        self._settled = self._last_grey
+        if empty and self.reference is None and self._last_warp is not None:
+            LOGGER.info("empty board seen: using it as the reference")
+            self.reference = self._last_warp

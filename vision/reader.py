@@ -1,0 +1,287 @@
+"""``CameraBoardReader``: a board source that watches a camera, video file or stream.
+
+It reads ``cv2.VideoCapture`` in its own thread. From a live camera or URL a
+grabber thread keeps only the newest frame, so processing never lags behind
+(frames are dropped instead); a file is read frame by frame. The board is
+taken from the stored calibration when it fits, else found on the frames
+(corner markers, or the empty chessboard), checked on every frame and found
+again when the camera is bumped.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from companion.sensors.source import LedHint, SnapshotCallback, SourceStatus, StatusCallback
+from vision.calibration import Calibration, load_calibration
+from vision.config import VisionConfig
+from vision.errors import BoardNotFound, SourceUnavailable
+from vision.geometry import BoardGeometry, Image
+from vision.locate import Located, locate
+from vision.motion import FrameReading, Settler
+from vision.pipeline import BoardPipeline, StageHook
+
+LOGGER = logging.getLogger(__name__)
+
+
+class Capture(Protocol):
+    """The part of ``cv2.VideoCapture`` the reader uses."""
+
+    def isOpened(self) -> bool: ...
+
+    def read(self) -> tuple[bool, Any]: ...
+
+    def get(self, prop: int) -> float: ...
+
+    def release(self) -> None: ...
+
+
+CaptureFactory = Callable[[int | str], Capture]
+
+
+def parse_source(argument: str) -> int | str:
+    """A camera index (``""`` is camera 0), a file path or a URL."""
+    text = argument.strip()
+    if not text:
+        return 0
+    if text.isdigit():
+        return int(text)
+    if "://" not in text and not Path(text).exists():
+        raise SourceUnavailable(f"no such video file or camera: {text!r} "
+                                "(give a camera number, a file path or a URL)")
+    return text
+
+
+def is_live(source: int | str) -> bool:
+    """Cameras and streams drop frames to keep up; files are read in full."""
+    return isinstance(source, int) or "://" in source
+
+
+def open_capture(source: int | str) -> Capture:
+    capture = cv2.VideoCapture(source)
+    if not capture.isOpened():
+        raise SourceUnavailable(f"cannot open video source {source!r}")
+    return capture
+
+
+def closest_orientation(new: BoardGeometry, old: BoardGeometry) -> BoardGeometry:
+    """``new`` turned so its a8 lies nearest the old a8 (keeps orientation after a bump)."""
+    best = min(range(4), key=lambda k: sum(
+        math.dist(a, b) for a, b in zip(new.rotated(k).corners, old.corners, strict=True)))
+    return new.rotated(best)
+
+
+class CameraBoardReader:
+    """A :class:`~companion.sensors.source.BoardSource` reading a camera."""
+
+    name = "camera"
+
+    def __init__(self, source: int | str = 0, *, config: VisionConfig | None = None,
+                 calibration: Calibration | None = None,
+                 capture_factory: CaptureFactory = open_capture,
+                 live: bool | None = None, hook: StageHook | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.source = source
+        self.config = config or VisionConfig()
+        self.calibration = calibration
+        self.hint = LedHint()
+        self._factory = capture_factory
+        self._live = is_live(source) if live is None else live
+        self._hook = hook
+        self._clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.pipeline: BoardPipeline | None = None
+        self.located: Located | None = None
+        self.frames_seen = 0
+        self.frames_dropped = 0
+        self.last_frame: Image | None = None
+        self.last_result: FrameReading | None = None
+        self._misaligned = 0
+
+    # BoardSource ---------------------------------------------------------------
+
+    def start(self, on_snapshot: SnapshotCallback, on_status: StatusCallback) -> None:
+        """Begin reading in a background thread."""
+        if self._thread is not None:
+            raise RuntimeError("camera reader already started")
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, args=(on_snapshot, on_status),
+                                        name=f"camera-{self.source}", daemon=True)
+        self._thread.start()
+
+    def show(self, hint: LedHint) -> None:
+        """A camera has no lights: keep the hint for the preview (``watch --preview``)."""
+        self.hint = hint
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self._thread = None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the reader to finish (end of a file); True when it has."""
+        thread = self._thread
+        if thread is None:
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
+    # The reading loop ----------------------------------------------------------
+
+    def _run(self, on_snapshot: SnapshotCallback, on_status: StatusCallback) -> None:
+        try:
+            capture = self._factory(self.source)
+        except SourceUnavailable as error:
+            on_status(SourceStatus(self.name, False, str(error)))
+            return
+        on_status(SourceStatus(self.name, True, f"reading {self.source!r}"))
+        settler = Settler(self.config, self.name)
+        fps = capture.get(cv2.CAP_PROP_FPS) or 0.0
+        fps = fps if 1.0 <= fps <= 240.0 else 30.0
+        try:
+            frames = self._live_frames(capture) if self._live else self._file_frames(capture, fps)
+            for frame, timestamp in frames:
+                if self._stop.is_set():
+                    break
+                self._handle(frame, timestamp, settler, on_snapshot, on_status)
+        finally:
+            capture.release()
+        if not self._stop.is_set():
+            on_status(SourceStatus(self.name, False, "the video ended"))
+
+    def _file_frames(self, capture: Capture, fps: float):  # type: ignore[no-untyped-def]
+        index = 0
+        failures = 0
+        while not self._stop.is_set():
+            ok, frame = capture.read()
+            if not ok:
+                failures += 1
+                if failures > 2:
+                    return
+                continue
+            failures = 0
+            yield frame, index / fps
+            index += 1
+
+    def _live_frames(self, capture: Capture):  # type: ignore[no-untyped-def]
+        """Newest frames only: a grabber thread overwrites one slot."""
+        slot: list[tuple[Any, float]] = []
+        ready = threading.Condition()
+        done = threading.Event()
+
+        def grab() -> None:
+            failures = 0
+            while not self._stop.is_set() and failures < 50:
+                ok, frame = capture.read()
+                if not ok:
+                    failures += 1
+                    time.sleep(0.02)
+                    continue
+                failures = 0
+                with ready:
+                    if slot:
+                        self.frames_dropped += 1
+                    slot[:] = [(frame, self._clock())]
+                    ready.notify()
+            done.set()
+            with ready:
+                ready.notify()
+
+        grabber = threading.Thread(target=grab, name="camera-grab", daemon=True)
+        grabber.start()
+        while not self._stop.is_set():
+            with ready:
+                while not slot and not done.is_set() and not self._stop.is_set():
+                    ready.wait(0.2)
+                if not slot:
+                    if done.is_set():
+                        return
+                    continue
+                item = slot.pop()
+            yield item
+        grabber.join(timeout=1)
+
+    def _handle(self, frame: Any, timestamp: float, settler: Settler,
+                on_snapshot: SnapshotCallback, on_status: StatusCallback) -> None:
+        self.frames_seen += 1
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.size == 0:
+            on_status(SourceStatus(self.name, True, "skipped an unreadable frame"))
+            return
+        self.last_frame = frame
+        if self.pipeline is None and not self._find_board(frame, on_status):
+            return
+        assert self.pipeline is not None
+        result = self.pipeline.process(frame, timestamp)
+        self.last_result = result
+        if result.disturbance.still and not result.aligned:
+            self._misaligned += 1
+            if self._misaligned >= self.config.check_failures_to_relocate:
+                on_status(SourceStatus(self.name, True, "the board moved; looking for it again"))
+                self._relocate(frame, on_status)
+                settler.reset()
+            return
+        self._misaligned = 0
+        snapshot = settler.feed(result)
+        if settler.settled and result.reading is not None:
+            self.pipeline.mark_settled(all(row == "........" for row in result.reading.grid))
+        if snapshot is not None:
+            on_snapshot(snapshot)
+
+    def _use(self, located: Located, on_status: StatusCallback) -> None:
+        reference = None
+        self.located = located
+        self.pipeline = BoardPipeline(self.config, located.geometry, reference, self._hook)
+        self._misaligned = 0
+        on_status(SourceStatus(self.name, True, f"board found ({located.method})"))
+
+    def _find_board(self, frame: Image, on_status: StatusCallback) -> bool:
+        h, w = frame.shape[:2]
+        calibration = self.calibration
+        if calibration is not None and calibration.geometry.image_size in ((w, h), (0, 0)):
+            self._use(Located(calibration.geometry, calibration.method), on_status)
+            return True
+        if self.frames_seen % 5 != 1:  # searching is slow: try every few frames
+            return False
+        try:
+            located = locate(self.config, frame)
+        except BoardNotFound as error:
+            on_status(SourceStatus(self.name, True, f"looking for the board: {error}"))
+            return False
+        if not located.oriented and calibration is not None:
+            located = Located(closest_orientation(located.geometry, calibration.geometry),
+                              located.method)
+        self._use(located, on_status)
+        return True
+
+    def _relocate(self, frame: Image, on_status: StatusCallback) -> None:
+        old = self.located
+        try:
+            located = locate(self.config, frame)
+        except BoardNotFound as error:
+            on_status(SourceStatus(self.name, True, f"board lost: {error}"))
+            self._misaligned = 0
+            return
+        if not located.oriented and old is not None:
+            located = Located(closest_orientation(located.geometry, old.geometry),
+                              located.method)
+        self._use(located, on_status)
+
+
+def open_board(argument: str) -> CameraBoardReader:
+    """The ``camera[:SOURCE]`` board: SOURCE is a camera number (default 0), file or URL.
+
+    Uses the stored calibration (``raindrop vision calibrate``) when there is one.
+    """
+    source = parse_source(argument)
+    return CameraBoardReader(source, calibration=load_calibration())
