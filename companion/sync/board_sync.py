@@ -1,0 +1,680 @@
+"""BoardSync: from what a sensor saw to a game action, or to exact instructions.
+
+Sensors report what they see, never moves. :class:`BoardSync` compares each
+settled snapshot with the game's position, with the board each legal action
+would leave (the picochess method, indexed once per position), with earlier
+positions (a takeback) and with the alternatives to the last move (a piece
+slid further), and keeps the order of lifts and placements (a
+:class:`~companion.sync.trail.Trail`) where occupancy alone cannot tell two
+actions apart. It calls the game only when one action is certain; otherwise
+it waits, asks, or says what to put right. It never guesses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import chess
+
+from companion import events
+from companion.events import GameEvent
+from companion.rules import HouseRules, Outcome, card_name, parse_card_letter
+from companion.rules.house import TOUCH_MOVE_CHOICES
+from companion.sensors.snapshot import BoardSnapshot
+from companion.sensors.source import LedHint
+from companion.sync.position import (
+    Colours,
+    Expected,
+    GameView,
+    Position,
+    snapshot_colours,
+)
+from companion.sync.result import Choice, Fix, SyncKind, SyncResult
+from companion.sync.trail import Trail
+from companion.sync.words import (
+    colour_at,
+    describe_action,
+    fixes_towards,
+    piece_words,
+    sentence,
+)
+
+LOGGER = logging.getLogger(__name__)
+
+_PROMOTION_ORDER = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
+
+class SyncError(ValueError):
+    """A request to :class:`BoardSync` that cannot be honoured (e.g. no open question)."""
+
+
+class SyncGame(GameView, Protocol):
+    """The parts of :class:`companion.game.Game` that :class:`BoardSync` uses."""
+
+    @property
+    def rules(self) -> HouseRules: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def can_flip(self) -> bool: ...
+
+    def play(self, move: chess.Move) -> None: ...
+
+    def remove(self, square: chess.Square) -> None: ...
+
+    def undo(self) -> None: ...
+
+    def subscribe(self, listener: Callable[[GameEvent], None]) -> Callable[[], None]: ...
+
+
+def _side(color: chess.Color) -> str:
+    return "White" if color == chess.WHITE else "Black"
+
+
+def _squares(*squares: chess.Square | None) -> chess.SquareSet:
+    mask = 0
+    for square in squares:
+        if square is not None:
+            mask |= chess.BB_SQUARES[square]
+    return chess.SquareSet(mask)
+
+
+def _move_squares(move: chess.Move | None) -> chess.SquareSet:
+    if move is None:
+        return chess.SquareSet()
+    return _squares(move.from_square, move.to_square)
+
+
+class BoardSync:
+    """Keeps a physical board and a game in step (see the module docstring).
+
+    ``update(snapshot)`` takes every settled snapshot (settling is the sensor
+    adapter's job) and returns a :class:`SyncResult`; it calls ``game.play``,
+    ``game.remove`` or (for a correction) ``game.undo`` then ``game.play`` only
+    when one action is certain. ``touch_move`` overrides the house rule
+    (``off``, ``warn`` or ``enforce``, R11). Not thread-safe: serialise calls
+    (see :class:`~companion.sync.session.PhysicalBoardSession`).
+    """
+
+    def __init__(self, game: SyncGame, *, touch_move: str | None = None) -> None:
+        mode = game.rules.touch_move if touch_move is None else touch_move
+        if mode not in TOUCH_MOVE_CHOICES:
+            raise SyncError(f"touch_move must be one of {', '.join(TOUCH_MOVE_CHOICES)}, "
+                            f"not {mode!r}")
+        self.touch_move = mode
+        self._game = game
+        self._position: Position | None = None
+        self._reset_pending = True
+        self._trail = Trail()
+        self._snapshot: BoardSnapshot | None = None
+        self._mask = 0
+        self._colours: Colours | None = None
+        self._decided: tuple[int, Colours | None, int] | None = None
+        self._generation = 0
+        self._result = SyncResult(SyncKind.WAITING, "No board seen yet.")
+        self._choices: tuple[Choice, ...] = ()
+        self._choices_generation = -1
+        self._committing = False
+        self._unsubscribe = game.subscribe(self._on_event)
+
+    # ------------------------------------------------------------------
+    # Public
+
+    @property
+    def committing(self) -> bool:
+        """True while this object is changing the game (its own events are arriving)."""
+        return self._committing
+
+    @property
+    def last_result(self) -> SyncResult:
+        return self._result
+
+    @property
+    def snapshot(self) -> BoardSnapshot | None:
+        """The last snapshot seen."""
+        return self._snapshot
+
+    def close(self) -> None:
+        """Stop listening to the game."""
+        self._unsubscribe()
+
+    def update(self, snapshot: BoardSnapshot) -> SyncResult:
+        """Decide what a settled snapshot means; commit the action if it is certain."""
+        colours = snapshot_colours(snapshot)
+        position = self._current()
+        key = (snapshot.mask, colours, self._generation)
+        first = self._snapshot is None
+        self._snapshot = snapshot
+        if key == self._decided:
+            return self._result
+        self._mask = snapshot.mask
+        self._colours = colours
+        if first:
+            # What the board showed before anyone was watching is not an action.
+            self._trail.reset(snapshot.mask, own=position.board.occupied_co[position.turn])
+        else:
+            self._trail.observe(snapshot.mask)
+        return self._finish(self._decide(position, snapshot.mask, colours))
+
+    def refresh(self) -> SyncResult:
+        """Decide again on the last snapshot (call after the game changed elsewhere:
+        a flip, an undo, a move typed on the screen)."""
+        if self._snapshot is None:
+            return self._result
+        position = self._current()
+        return self._finish(self._decide(position, self._mask, self._colours))
+
+    def choose(self, index: int) -> SyncResult:
+        """Answer the open ASK with ``choices[index]`` (undo, then play or remove)."""
+        choices = self._choices
+        if not choices or self._choices_generation != self._generation:
+            raise SyncError("there is no open question to answer")
+        if not 0 <= index < len(choices):
+            raise SyncError(f"choose a number from 0 to {len(choices) - 1}, not {index}")
+        choice = choices[index]
+        label = choice.label[0].upper() + choice.label[1:]
+        try:
+            self._apply(choice)
+        except ValueError as error:
+            return self._finish(SyncResult(SyncKind.ILLEGAL, f"{label} failed: {error}.",
+                                           reason=str(error)))
+        if choice.move is None and choice.remove is None:
+            after = self.refresh()
+            return self._finish(dataclasses.replace(
+                after, message=f"{label}: done. {after.message}", undo_count=choice.undo_count,
+                committed=True))
+        kind = SyncKind.CORRECTED if choice.undo_count else SyncKind.COMMITTED
+        return self._finish(SyncResult(kind, f"{label}: done.{self._game_over_note()}",
+                                       move=choice.move, removed=choice.remove,
+                                       undo_count=choice.undo_count, committed=True,
+                                       led=LedHint(last_move=_move_squares(choice.move))))
+
+    def accept_takeback(self) -> SyncResult:
+        """Undo as the last TAKEBACK offered, then decide again on the board."""
+        result = self._result
+        if result.kind != SyncKind.TAKEBACK or self._choices_generation != self._generation:
+            raise SyncError("no takeback is on offer")
+        return self.choose(0)
+
+    # ------------------------------------------------------------------
+    # State
+
+    def _on_event(self, event: GameEvent) -> None:
+        if isinstance(event, events.PositionChanged):
+            self._position = None
+            self._reset_pending = True
+            self._generation += 1
+
+    def _current(self) -> Position:
+        if self._position is None:
+            self._position = Position(self._game)
+        position = self._position
+        if self._reset_pending:
+            self._reset_pending = False
+            self._trail.reset(self._mask, own=position.board.occupied_co[position.turn])
+        return position
+
+    def _finish(self, result: SyncResult) -> SyncResult:
+        if result.choices:
+            self._choices = result.choices
+            self._choices_generation = self._generation
+        else:
+            self._choices = ()
+        self._result = result
+        self._decided = (self._mask, self._colours, self._generation)
+        if result.kind not in (SyncKind.IN_SYNC, SyncKind.WAITING):
+            LOGGER.info("sync: %s: %s", result.kind.value, result.message)
+        return result
+
+    def _apply(self, choice: Choice) -> None:
+        self._committing = True
+        try:
+            for _ in range(choice.undo_count):
+                self._game.undo()
+            if choice.move is not None:
+                self._game.play(choice.move)
+            elif choice.remove is not None:
+                self._game.remove(choice.remove)
+        finally:
+            self._committing = False
+
+    # ------------------------------------------------------------------
+    # Deciding
+
+    def _decide(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
+        if mask == pos.mask and (colours is None or colours == pos.colours):
+            return self._in_sync(pos)
+        trail = self._trail
+        earlier = [e for e in pos.earlier().get(mask, ())
+                   if colours is None or e.colours == colours]
+        fits = [e for e in pos.index.get(mask, ()) if self._fits(e, colours)]
+        if fits:
+            if not trail.changed:
+                return self._stale(pos, fits)
+            if earlier:
+                return self._ask(pos, [*self._forward_choices(pos, fits),
+                                       self._takeback_choice(pos, earlier[0].undo_count)],
+                                 "The board fits a new action and a takeback")
+            return self._commit_forward(pos, fits)
+        if trail.changed and pos.last_move is not None:
+            mover = pos.last_move.to_square
+            alternatives = [e for e in pos.alternatives().get(mask, ())
+                            if self._fits(e, colours, mover=mover)]
+            if alternatives:
+                return self._correct(pos, alternatives)
+        partial = self._partial(pos, mask, colours)
+        if partial is not None:
+            return partial
+        if earlier:
+            return self._takeback(pos, earlier[0].undo_count)
+        illegal = self._illegal(pos, mask, colours)
+        if illegal is not None:
+            return illegal
+        return self._mismatch(pos, mask, colours)
+
+    def _fits(self, expected: Expected, colours: Colours | None, *,
+              mover: chess.Square | None = None) -> bool:
+        """Whether a snapshot showing ``colours`` (occupancy already equal) is this action."""
+        move = expected.move
+        if colours is not None:
+            if colours == expected.colours:
+                return True
+            if move is None or not move.promotion:
+                return False
+            # A pawn set on the last rank instead of its blue piece: still the promotion.
+            to_bb = chess.BB_SQUARES[move.to_square]
+            white, black, blue = expected.colours
+            pawn_white = (white | to_bb, black, blue & ~to_bb)
+            pawn_black = (white, black | to_bb, blue & ~to_bb)
+            return colours in (pawn_white, pawn_black)
+        if expected.capture is not None and move is not None:
+            origin = move.from_square if mover is None else mover
+            return self._trail.captured(origin, expected.capture)
+        return True
+
+    def _in_sync(self, pos: Position) -> SyncResult:
+        side = _side(pos.turn)
+        last = _move_squares(pos.last_move)
+        if pos.over:
+            outcome = self._game.outcome
+            text = outcome.describe() if outcome is not None else "the game is over"
+            return SyncResult(SyncKind.IN_SYNC, f"Game over: {text}.",
+                              led=LedHint(last_move=last))
+        if pos.pending is not None:
+            kind, _ = parse_card_letter(pos.pending)
+            if pos.removals:
+                return SyncResult(SyncKind.IN_SYNC,
+                                  f"{side}'s joker: take one of the lit pieces off the board.",
+                                  led=LedHint(targets=pos.removals, last_move=last))
+            return SyncResult(SyncKind.IN_SYNC,
+                              f"{side} to place the {card_name(kind)} on a lit square.",
+                              led=LedHint(targets=pos.drop_targets, last_move=last))
+        if not pos.moves:
+            message = f"{side} to flip a card."
+        elif pos.can_flip:
+            message = f"{side} to play: a move on the board, or flip a card."
+        else:
+            message = f"{side} to play a move."
+        touched = self._trail.touched
+        if touched is not None and self.touch_move != "off" and pos.targets(touched):
+            message += (f" Touch-move: the {piece_words(pos.board, touched)} from "
+                        f"{chess.square_name(touched)} was lifted and must move (R11).")
+            return SyncResult(SyncKind.IN_SYNC, message,
+                              led=LedHint(targets=pos.targets(touched), last_move=last))
+        return SyncResult(SyncKind.IN_SYNC, message, led=LedHint(last_move=last))
+
+    # Forward actions -------------------------------------------------
+
+    def _forward_choices(self, pos: Position, fits: Sequence[Expected]) -> list[Choice]:
+        choices: list[Choice] = []
+        for expected in fits:
+            if expected.remove is not None:
+                name = piece_words(pos.board, expected.remove)
+                choices.append(Choice(f"remove the {name} from "
+                                      f"{chess.square_name(expected.remove)}",
+                                      remove=expected.remove))
+            elif expected.move is not None:
+                choices.append(Choice(f"play {pos.board.san(expected.move)}",
+                                      move=expected.move))
+        return choices
+
+    def _takeback_choice(self, pos: Position, undo_count: int) -> Choice:
+        texts = []
+        board = pos.board.copy()
+        for _ in range(undo_count):
+            action = board.peek_action()
+            move = board.pop()
+            if action.move:
+                texts.append(board.san(move))
+            elif action.card:
+                texts.append(f"flip {action.card}")
+            elif action.square is not None:
+                texts.append(f"removal on {chess.square_name(action.square)}")
+        label = "take back " + ", ".join(reversed(texts))
+        return Choice(label, undo_count=undo_count)
+
+    def _commit_forward(self, pos: Position, fits: Sequence[Expected]) -> SyncResult:
+        first = fits[0]
+        if first.remove is not None and len(fits) == 1:
+            return self._commit_removal(pos, first.remove)
+        moves = [e.move for e in fits if e.move is not None]
+        if len(moves) != len(fits):
+            return self._ask(pos, self._forward_choices(pos, fits),
+                             "More than one action fits the board")
+        refusal, warned = self._touch_check(pos, moves[0])
+        if refusal is not None:
+            return refusal
+        if len(moves) == 1:
+            return self._commit(pos, moves[0], warned)
+        if all(m.from_square == moves[0].from_square and m.to_square == moves[0].to_square
+               for m in moves):
+            return self._ask_promotion(pos, moves)
+        return self._ask(pos, self._forward_choices(pos, fits),
+                         "More than one action fits the board (the order of lifts did "
+                         "not tell them apart)")
+
+    def _ask_promotion(self, pos: Position, moves: list[chess.Move]) -> SyncResult:
+        moves = sorted(moves, key=lambda m: _PROMOTION_ORDER.index(m.promotion or chess.QUEEN))
+        square = chess.square_name(moves[0].to_square)
+        choices = tuple(Choice(f"blue {chess.piece_name(m.promotion or chess.QUEEN)}",
+                               move=m) for m in moves)
+        names = ", ".join(c.label for c in choices)
+        return SyncResult(SyncKind.ASK,
+                          f"Promotion on {square}: which blue piece? ({names})",
+                          led=LedHint(targets=_squares(moves[0].to_square)), choices=choices)
+
+    def _ask(self, pos: Position, choices: list[Choice], why: str) -> SyncResult:
+        squares = 0
+        for choice in choices:
+            squares |= int(_move_squares(choice.move))
+            if choice.remove is not None:
+                squares |= chess.BB_SQUARES[choice.remove]
+        options = "; ".join(f"({i + 1}) {c.label}" for i, c in enumerate(choices))
+        return SyncResult(SyncKind.ASK, f"{why}: which one? {options}",
+                          led=LedHint(targets=chess.SquareSet(squares)),
+                          choices=tuple(choices))
+
+    def _stale(self, pos: Position, fits: Sequence[Expected]) -> SyncResult:
+        """The board already showed this when the game reached its position (e.g. a
+        piece set down before its card was flipped): confirm, never assume."""
+        choices = self._forward_choices(pos, fits)
+        return SyncResult(SyncKind.ASK,
+                          "The board already showed this before the game reached this "
+                          "position: confirm " + " or ".join(c.label for c in choices)
+                          + ", or lift the piece and set it down again.",
+                          led=LedHint(targets=chess.SquareSet(
+                              int(_move_squares(choices[0].move)))),
+                          choices=tuple(choices))
+
+    def _touch_check(self, pos: Position, move: chess.Move,
+                     ) -> tuple[SyncResult | None, chess.Square | None]:
+        touched = self._trail.touched
+        if self.touch_move == "off" or move.drop or touched is None \
+                or touched == move.from_square or not pos.targets(touched):
+            return None, None
+        if self.touch_move == "warn":
+            return None, touched
+        board = pos.board
+        name = piece_words(board, touched)
+        fixes = fixes_towards(board, pos.colours, self._mask, self._colours)
+        message = sentence([f"Touch-move (R11): the {name} on {chess.square_name(touched)} "
+                            f"was lifted first, so it must move; "
+                            f"{describe_action(board, move)} is refused",
+                            *(f.text for f in fixes)])
+        return SyncResult(SyncKind.TOUCH_MOVE, message,
+                          led=LedHint(targets=pos.targets(touched),
+                                      fix=_fix_squares(fixes)),
+                          move=move, fixes=fixes, reason="touch-move (R11)"), None
+
+    def _commit(self, pos: Position, move: chess.Move,
+                warned: chess.Square | None = None) -> SyncResult:
+        san = pos.board.san(move)
+        side = _side(pos.turn)
+        self._committing = True
+        try:
+            self._game.play(move)
+        except ValueError as error:
+            return SyncResult(SyncKind.ILLEGAL, f"{san} was refused: {error}.", move=move,
+                              reason=str(error))
+        finally:
+            self._committing = False
+        message = f"{side} played {san}."
+        kind = SyncKind.COMMITTED
+        if warned is not None:
+            kind = SyncKind.TOUCH_MOVE
+            message += (f" Touch-move warning (R11): the "
+                        f"{piece_words(pos.board, warned)} on {chess.square_name(warned)} "
+                        f"was lifted first.")
+        message += self._game_over_note()
+        return SyncResult(kind, message, led=LedHint(last_move=_move_squares(move)),
+                          move=move, committed=True)
+
+    def _commit_removal(self, pos: Position, square: chess.Square) -> SyncResult:
+        name = piece_words(pos.board, square)
+        self._committing = True
+        try:
+            self._game.remove(square)
+        except ValueError as error:
+            return SyncResult(SyncKind.ILLEGAL, f"Removing the {name} was refused: {error}.",
+                              reason=str(error))
+        finally:
+            self._committing = False
+        message = (f"{_side(pos.turn)}'s joker removed the {name} from "
+                   f"{chess.square_name(square)}." + self._game_over_note())
+        return SyncResult(SyncKind.COMMITTED, message, led=LedHint(last_move=_squares(square)),
+                          removed=square, committed=True)
+
+    def _game_over_note(self) -> str:
+        outcome = self._game.outcome
+        return f" Game over: {outcome.describe()}." if outcome is not None else ""
+
+    # Corrections and takebacks -----------------------------------------
+
+    def _correct(self, pos: Position, alternatives: Sequence[Expected]) -> SyncResult:
+        last = pos.last_move
+        assert last is not None
+        previous = pos.previous_board()
+        old = previous.san(last)
+        moves = [e.move for e in alternatives if e.move is not None]
+        if len(moves) != 1:
+            choices = [Choice(f"{previous.san(m)} instead of {old}", move=m, undo_count=1)
+                       for m in moves]
+            return self._ask(pos, choices, "The last move was changed")
+        move = moves[0]
+        new = previous.san(move)
+        self._committing = True
+        try:
+            self._game.undo()
+            try:
+                self._game.play(move)
+            except ValueError:
+                self._game.play(last)
+                raise
+        except ValueError as error:
+            return SyncResult(SyncKind.ILLEGAL, f"Correcting {old} to {new} failed: {error}.",
+                              reason=str(error))
+        finally:
+            self._committing = False
+        return SyncResult(SyncKind.CORRECTED,
+                          f"Corrected: {_side(previous.turn)} played {new}, not {old} "
+                          f"(the piece went on past {chess.square_name(last.to_square)})."
+                          + self._game_over_note(),
+                          led=LedHint(last_move=_move_squares(move)), move=move,
+                          undo_count=1, committed=True)
+
+    def _takeback(self, pos: Position, undo_count: int) -> SyncResult:
+        choice = self._takeback_choice(pos, undo_count)
+        return SyncResult(SyncKind.TAKEBACK,
+                          f"The board shows an earlier position: {choice.label}? "
+                          f"Confirm the undo, or put the pieces back.",
+                          led=LedHint(last_move=_move_squares(pos.last_move)),
+                          choices=(choice,), undo_count=undo_count)
+
+    # Actions under way, illegal actions, mismatches ---------------------
+
+    def _partial(self, pos: Position, mask: int, colours: Colours | None,
+                 ) -> SyncResult | None:
+        """A legal action under way (WAITING), or a capture that is not legal."""
+        lifted = pos.mask & ~mask
+        if mask & ~pos.mask or not lifted or pos.pending is not None or pos.over:
+            return None
+        board = pos.board
+        own = lifted & board.occupied_co[pos.turn]
+        opp = lifted & board.occupied_co[not pos.turn]
+        if chess.popcount(own) > 1 or chess.popcount(opp) > 1:
+            return None
+        recoloured = 0
+        if colours is not None:
+            for seen, want in zip(colours, pos.colours, strict=True):
+                recoloured |= (seen ^ want) & mask
+        if own and not opp:
+            mover = chess.lsb(own)
+            victim = self._capture_attempt(pos, mover, mask, colours, recoloured)
+            if victim is not None:
+                return self._illegal_result(pos, _with_promotion(board, chess.Move(
+                    mover, victim)), mask, colours)
+            if recoloured:
+                return None
+            return self._lifted(pos, mover)
+        if recoloured:
+            return None
+        if opp and not own:
+            victim = chess.lsb(opp)
+            if not pos.capture_targets & opp:
+                return None
+            attackers = chess.SquareSet(a for a, v in pos.captures if v == victim)
+            return SyncResult(SyncKind.WAITING,
+                              f"The {piece_words(board, victim)} on "
+                              f"{chess.square_name(victim)} is lifted: capturing it?",
+                              led=LedHint(targets=attackers | _squares(victim)))
+        mover, victim = chess.lsb(own), chess.lsb(opp)
+        if (mover, victim) in pos.captures:
+            return SyncResult(SyncKind.WAITING,
+                              f"{_side(pos.turn)} is capturing on {chess.square_name(victim)} "
+                              f"with the {piece_words(board, mover)}.",
+                              led=LedHint(targets=_squares(victim)))
+        return self._illegal_result(pos, _with_promotion(board, chess.Move(mover, victim)),
+                                    mask, colours)
+
+    def _capture_attempt(self, pos: Position, mover: chess.Square, mask: int,
+                         colours: Colours | None, recoloured: int) -> chess.Square | None:
+        """The square of an opposing piece the lifted ``mover`` was just set on, if seen."""
+        opp = pos.board.occupied_co[not pos.turn]
+        if colours is not None:
+            mover_colour = colour_at(pos.colours, mover)
+            if chess.popcount(recoloured) == 1 and recoloured & opp:
+                victim = chess.lsb(recoloured)
+                if colour_at(colours, victim) in (mover_colour, "blue"):
+                    return victim
+            return None
+        candidates = [sq for sq in chess.scan_forward(opp & mask)
+                      if self._trail.captured(mover, sq)]
+        return candidates[-1] if len(candidates) == 1 else None
+
+    def _lifted(self, pos: Position, square: chess.Square) -> SyncResult:
+        board = pos.board
+        name = piece_words(board, square)
+        where = chess.square_name(square)
+        targets = pos.targets(square)
+        if not targets:
+            return SyncResult(SyncKind.WAITING,
+                              f"The {name} lifted from {where} has no legal move: put it back "
+                              f"on {where}.",
+                              led=LedHint(fix=_squares(square)))
+        message = f"The {name} is lifted from {where}."
+        touched = self._trail.touched
+        if touched is not None and touched != square and self.touch_move != "off" \
+                and pos.targets(touched):
+            message += (f" Touch-move (R11): the {piece_words(board, touched)} from "
+                        f"{chess.square_name(touched)} was lifted first and must move.")
+        captures = [v for a, v in pos.captures if a == square]
+        if captures and self._colours is None:
+            message += " To capture, lift the captured piece off its square first or after."
+        return SyncResult(SyncKind.WAITING, message, led=LedHint(targets=targets))
+
+    def _illegal(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult | None:
+        """A complete physical action that is not legal: say why."""
+        board = pos.board
+        lifted = pos.mask & ~mask
+        added = mask & ~pos.mask
+        if chess.popcount(added) != 1 or chess.popcount(lifted) > 1:
+            if pos.pending is not None and pos.pending.upper() == "J" and not added \
+                    and chess.popcount(lifted) == 1:
+                return self._illegal_removal(pos, chess.lsb(lifted), mask, colours)
+            return None
+        target = chess.lsb(added)
+        if not lifted:
+            piece = board.pending_piece or chess.PAWN
+            return self._illegal_result(pos, chess.Move(target, target, drop=piece),
+                                        mask, colours)
+        origin = chess.lsb(lifted)
+        if not board.occupied_co[pos.turn] & chess.BB_SQUARES[origin]:
+            return None
+        return self._illegal_result(pos, _with_promotion(board, chess.Move(origin, target)),
+                                    mask, colours)
+
+    def _illegal_removal(self, pos: Position, square: chess.Square, mask: int,
+                         colours: Colours | None) -> SyncResult:
+        board = pos.board
+        piece = board.piece_at(square)
+        if piece is not None and piece.color == pos.turn:
+            reason = "the joker removes an opposing piece, not one's own"
+        elif piece is not None and piece.piece_type == chess.KING:
+            reason = "the king cannot be removed"
+        else:
+            reason = "removing it would not lift the check"
+        fixes = fixes_towards(board, pos.colours, mask, colours)
+        return SyncResult(SyncKind.ILLEGAL,
+                          sentence([f"Removing the {piece_words(board, square)} is not "
+                                    f"allowed: {reason}", *(f.text for f in fixes)]),
+                          led=LedHint(targets=pos.removals, fix=_fix_squares(fixes)),
+                          fixes=fixes, reason=reason)
+
+    def _illegal_result(self, pos: Position, move: chess.Move, mask: int,
+                        colours: Colours | None) -> SyncResult | None:
+        board = pos.board
+        outcome = self._game.outcome
+        if outcome is not None:
+            reason: str | None = f"the game is over ({outcome.describe()})"
+        else:
+            reason = board.why_illegal(move)
+        if reason is None:
+            return None  # legal by occupancy: the colours are what is wrong
+        fixes = fixes_towards(board, pos.colours, mask, colours)
+        what = describe_action(board, move)
+        message = sentence([f"{what[0].upper()}{what[1:]} is not legal: {reason}",
+                            *(f.text for f in fixes)])
+        return SyncResult(SyncKind.ILLEGAL, message,
+                          led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets),
+                          move=move, fixes=fixes, reason=reason)
+
+    def _mismatch(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
+        fixes = fixes_towards(pos.board, pos.colours, mask, colours)
+        message = sentence(["The board does not match the game: "
+                            + "; ".join(f.text for f in fixes)])
+        return SyncResult(SyncKind.MISMATCH, message,
+                          led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets,
+                                      last_move=_move_squares(pos.last_move)),
+                          fixes=fixes)
+
+
+def _fix_squares(fixes: Sequence[Fix]) -> chess.SquareSet:
+    return _squares(*(f.square for f in fixes))
+
+
+def _with_promotion(board: chess.Board, move: chess.Move) -> chess.Move:
+    """A pawn move to the last rank with a promotion piece, so the reason given is
+    the real one (and not "must promote")."""
+    piece = board.piece_at(move.from_square)
+    if piece is not None and piece.piece_type == chess.PAWN \
+            and chess.BB_SQUARES[move.to_square] & chess.BB_BACKRANKS:
+        available = getattr(board, "blue_available", None)
+        if available is not None:
+            kinds = available(piece.color)
+            if kinds:
+                return chess.Move(move.from_square, move.to_square, kinds[0])
+    return move

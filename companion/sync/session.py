@@ -1,0 +1,107 @@
+"""Glue between a board source, :class:`BoardSync` and a game, for the CLI and the app.
+
+A :class:`PhysicalBoardSession` starts a :class:`~companion.sensors.BoardSource`,
+hands every snapshot (from whatever thread the source reports on) to one
+:class:`BoardSync`, one at a time, lights the board with each result's LED
+hint, decides again whenever the game changes elsewhere (a flip on the
+screen, an undo, a move typed in), and reports every
+:class:`~companion.sync.result.SyncResult` to ``on_result``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from companion import events
+from companion.events import GameEvent
+from companion.sensors.snapshot import BoardSnapshot
+from companion.sensors.source import BoardSource, SourceStatus
+from companion.sync.board_sync import BoardSync, SyncGame
+from companion.sync.result import SyncResult
+
+LOGGER = logging.getLogger(__name__)
+
+ResultCallback = Callable[[SyncResult], None]
+StatusCallback = Callable[[SourceStatus], None]
+
+
+class PhysicalBoardSession:
+    """A game played on a physical (or simulated) board. Thread-safe.
+
+    ``on_result`` is called on the thread that caused the decision (the
+    source's thread for a snapshot, the caller's for a game change); a UI hops
+    over to its own thread. ``on_status`` receives the source's health.
+    """
+
+    def __init__(self, game: SyncGame, source: BoardSource, on_result: ResultCallback, *,
+                 on_status: StatusCallback | None = None,
+                 touch_move: str | None = None) -> None:
+        self.game = game
+        self.source = source
+        self.sync = BoardSync(game, touch_move=touch_move)
+        self._on_result = on_result
+        self._on_status = on_status
+        self._lock = threading.RLock()
+        self._unsubscribe: Callable[[], None] | None = None
+        self.status: SourceStatus | None = None
+
+    @property
+    def last_result(self) -> SyncResult:
+        return self.sync.last_result
+
+    def start(self) -> None:
+        """Listen to the game and start the source (its first snapshot is reported)."""
+        if self._unsubscribe is None:
+            self._unsubscribe = self.game.subscribe(self._on_game_event)
+        self.source.start(self._on_snapshot, self._on_source_status)
+
+    def stop(self) -> None:
+        """Stop the source and stop listening; the game is left as it is."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.source.stop()
+        self.sync.close()
+
+    def choose(self, index: int) -> SyncResult:
+        """Answer the open question (see :meth:`BoardSync.choose`)."""
+        with self._lock:
+            return self._report(self.sync.choose(index))
+
+    def accept_takeback(self) -> SyncResult:
+        """Undo as offered by the last TAKEBACK."""
+        with self._lock:
+            return self._report(self.sync.accept_takeback())
+
+    def refresh(self) -> SyncResult:
+        """Decide again on the last snapshot and report it."""
+        with self._lock:
+            return self._report(self.sync.refresh())
+
+    def _on_snapshot(self, snapshot: BoardSnapshot) -> None:
+        with self._lock:
+            self._report(self.sync.update(snapshot))
+
+    def _on_source_status(self, status: SourceStatus) -> None:
+        self.status = status
+        if not status.connected:
+            LOGGER.warning("board %s: %s", status.source, status.message)
+        if self._on_status is not None:
+            self._on_status(status)
+
+    def _on_game_event(self, event: GameEvent) -> None:
+        if not isinstance(event, events.PositionChanged) or self.sync.committing:
+            return
+        with self._lock:
+            if self.sync.snapshot is not None:
+                self._report(self.sync.refresh())
+
+    def _report(self, result: SyncResult) -> SyncResult:
+        try:
+            self.source.show(result.led)
+        except Exception:  # a board's lights must never stop the game
+            LOGGER.exception("board %s could not show the LED hint", self.source.name)
+        self._on_result(result)
+        return result
