@@ -20,6 +20,7 @@ LOGGER = logging.getLogger(__name__)
 # Core subcommands, in the order ``raindrop --help`` lists them.
 CORE_COMMANDS = (
     "companion.cli.check",
+    "companion.cli.board",
 )
 
 
