@@ -733,8 +733,9 @@ class Game:
 
         return write_pgn(self, headers=headers)
 
-    def attach_journal(self, journal: Recorder) -> None:
-        """Record further actions to ``journal`` (resuming: its header already exists)."""
+    def attach_journal(self, journal: Recorder | None) -> None:
+        """Record further actions to ``journal`` (resuming: its header already exists);
+        ``None`` stops recording."""
         self._journal = journal
 
     @contextmanager

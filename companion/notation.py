@@ -305,6 +305,7 @@ def read_pgn(text: str, *, now: Callable[[], float] | None = None) -> ImportedGa
                        f'{"missing" if variant is None else f"{variant!r}"}')
     if record.errors:
         raise PgnError(f"the PGN has an error: {record.errors[0]}")
+    _check_movetext(text)
     if record.variations:
         LOGGER.warning("the PGN's %d variation(s) were skipped: only the main line is "
                        "replayed", record.variations)
@@ -356,6 +357,33 @@ def _where(game: Game) -> str:
 
 
 _NULLS = ("--", "Z0", "0000", "@@@@")
+_MOVE_TOKEN = re.compile(
+    r"(?:[NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|[PNBRQKpnbrqk]?@[a-h][1-8]"
+    r"|--|Z0|0000|@@@@)[+#]?[?!]{0,2}")
+_OTHER_TOKEN = re.compile(r"\d+\.*|\$\d+|\*|1-0|0-1|1/2-1/2|[?!]{1,2}|[()]")
+_RAW_TOKEN = re.compile(r"\{[^}]*\}?|;[^\n]*|[()]|[^\s(){};]+")
+
+
+def _check_movetext(text: str) -> None:
+    """Refuse tokens ``chess.pgn`` would silently skip (e.g. ``Qh9``, ``hello``)."""
+    body: list[str] = []
+    in_headers = True
+    for line in text.splitlines():
+        stripped = line.strip()
+        if in_headers and (stripped.startswith("[") or not stripped):
+            continue
+        in_headers = False
+        if stripped.startswith("%"):
+            continue
+        body.append(line)
+    for token in _RAW_TOKEN.findall("\n".join(body)):
+        if token.startswith(("{", ";")):
+            continue
+        move_part = re.sub(r"^\d+\.+", "", token)
+        if not move_part or _OTHER_TOKEN.fullmatch(token) or _MOVE_TOKEN.fullmatch(move_part):
+            continue
+        raise PgnError(f"the moves contain {token!r}, which is neither a move in SAN "
+                       f"(e.g. e3, Nf3, N@e4, --) nor a move number, comment or result")
 
 
 def _replay(record: _Record, game: Game, *, exact: bool) -> list[ReplayStep]:
