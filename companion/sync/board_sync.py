@@ -204,7 +204,7 @@ class BoardSync:
     # State
 
     def _on_event(self, event: GameEvent) -> None:
-        if isinstance(event, events.PositionChanged):
+        if isinstance(event, events.PositionChanged | events.GameOver | events.Flagged):
             self._position = None
             self._reset_pending = True
             self._generation += 1
@@ -249,16 +249,12 @@ class BoardSync:
         if mask == pos.mask and (colours is None or colours == pos.colours):
             return self._in_sync(pos)
         trail = self._trail
-        earlier = [e for e in pos.earlier().get(mask, ())
-                   if colours is None or e.colours == colours]
         fits = [e for e in pos.index.get(mask, ()) if self._fits(e, colours)]
         if fits:
+            # A new action that fits wins over an earlier position with the same board
+            # (as picochess): the physical events are the action's; undo is on the screen.
             if not trail.changed:
-                return self._stale(pos, fits)
-            if earlier:
-                return self._ask(pos, [*self._forward_choices(pos, fits),
-                                       self._takeback_choice(pos, earlier[0].undo_count)],
-                                 "The board fits a new action and a takeback")
+                return self._stale(pos, fits, mask, colours)
             return self._commit_forward(pos, fits)
         if trail.changed and pos.last_move is not None:
             mover = pos.last_move.to_square
@@ -269,6 +265,8 @@ class BoardSync:
         partial = self._partial(pos, mask, colours)
         if partial is not None:
             return partial
+        earlier = [e for e in pos.earlier().get(mask, ())
+                   if colours is None or e.colours == colours]
         if earlier:
             return self._takeback(pos, earlier[0].undo_count)
         illegal = self._illegal(pos, mask, colours)
@@ -398,17 +396,22 @@ class BoardSync:
                           led=LedHint(targets=chess.SquareSet(squares)),
                           choices=tuple(choices))
 
-    def _stale(self, pos: Position, fits: Sequence[Expected]) -> SyncResult:
-        """The board already showed this when the game reached its position (e.g. a
-        piece set down before its card was flipped): confirm, never assume."""
+    def _stale(self, pos: Position, fits: Sequence[Expected], mask: int,
+               colours: Colours | None) -> SyncResult:
+        """The board already showed this when the game reached its position (a piece
+        set down before its card was flipped, a move undone on the screen but not on
+        the board): confirm it, or put the board right; never assume."""
         choices = self._forward_choices(pos, fits)
-        return SyncResult(SyncKind.ASK,
-                          "The board already showed this before the game reached this "
-                          "position: confirm " + " or ".join(c.label for c in choices)
-                          + ", or lift the piece and set it down again.",
+        fixes = fixes_towards(pos.board, pos.colours, mask, colours)
+        message = sentence([
+            "The board shows an action the game has not played: confirm "
+            + " or ".join(c.label for c in choices) + " on the screen, or put the board "
+            "right: " + "; ".join(f.text for f in fixes)])
+        return SyncResult(SyncKind.ASK, message,
                           led=LedHint(targets=chess.SquareSet(
-                              int(_move_squares(choices[0].move)))),
-                          choices=tuple(choices))
+                              int(_move_squares(choices[0].move))),
+                              fix=_fix_squares(fixes)),
+                          choices=tuple(choices), fixes=fixes)
 
     def _touch_check(self, pos: Position, move: chess.Move,
                      ) -> tuple[SyncResult | None, chess.Square | None]:
@@ -423,8 +426,8 @@ class BoardSync:
         fixes = fixes_towards(board, pos.colours, self._mask, self._colours)
         message = sentence([f"Touch-move (R11): the {name} on {chess.square_name(touched)} "
                             f"was lifted first, so it must move; "
-                            f"{describe_action(board, move)} is refused",
-                            *(f.text for f in fixes)])
+                            f"{describe_action(board, move)} is refused"]) + " " \
+            + sentence([f.text for f in fixes])
         return SyncResult(SyncKind.TOUCH_MOVE, message,
                           led=LedHint(targets=pos.targets(touched),
                                       fix=_fix_squares(fixes)),
@@ -630,7 +633,8 @@ class BoardSync:
         fixes = fixes_towards(board, pos.colours, mask, colours)
         return SyncResult(SyncKind.ILLEGAL,
                           sentence([f"Removing the {piece_words(board, square)} is not "
-                                    f"allowed: {reason}", *(f.text for f in fixes)]),
+                                    f"allowed: {reason}"]) + " "
+                          + sentence([f.text for f in fixes]),
                           led=LedHint(targets=pos.removals, fix=_fix_squares(fixes)),
                           fixes=fixes, reason=reason)
 
@@ -645,9 +649,13 @@ class BoardSync:
         if reason is None:
             return None  # legal by occupancy: the colours are what is wrong
         fixes = fixes_towards(board, pos.colours, mask, colours)
+        if move.drop and pos.pending is not None and len(fixes) == 1:
+            name = chess.square_name(move.to_square)
+            fixes = (Fix(move.to_square, f"take the {chess.piece_name(move.drop)} off {name} "
+                                         f"and place it on a lit square"),)
         what = describe_action(board, move)
-        message = sentence([f"{what[0].upper()}{what[1:]} is not legal: {reason}",
-                            *(f.text for f in fixes)])
+        message = sentence([f"{what[0].upper()}{what[1:]} is not legal: {reason}"]) + " " \
+            + sentence([f.text for f in fixes])
         return SyncResult(SyncKind.ILLEGAL, message,
                           led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets),
                           move=move, fixes=fixes, reason=reason)

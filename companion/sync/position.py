@@ -205,7 +205,8 @@ class Position:
 
     def alternatives(self) -> dict[int, list[Expected]]:
         """Boards of the other actions the last mover could have made with the same
-        piece (or the same card): a piece set down one square off, or slid further."""
+        piece (a piece slid further), or with the same card on a neighbouring square
+        (a piece set down one square off)."""
         if self._alternatives is None:
             found: dict[int, list[Expected]] = {}
             last = self._last_move
@@ -213,7 +214,9 @@ class Position:
                 board = self.board.copy()
                 board.pop()
                 if last.drop:
-                    moves = [m for m in board.generate_legal_drops() if m != last]
+                    # A piece set down one square off its intended square.
+                    near = chess.BB_KING_ATTACKS[last.to_square]
+                    moves = [m for m in board.generate_legal_drops(near) if m != last]
                 else:
                     moves = [m for m in board.generate_legal_moves(
                         chess.BB_SQUARES[last.from_square]) if m != last]

@@ -92,7 +92,8 @@ class PhysicalBoardSession:
             self._on_status(status)
 
     def _on_game_event(self, event: GameEvent) -> None:
-        if not isinstance(event, events.PositionChanged) or self.sync.committing:
+        if not isinstance(event, events.PositionChanged | events.GameOver | events.Flagged) \
+                or self.sync.committing:
             return
         with self._lock:
             if self.sync.snapshot is not None:
