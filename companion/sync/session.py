@@ -45,6 +45,7 @@ class PhysicalBoardSession:
         self._on_status = on_status
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
+        self._stopping = False
         self.status: SourceStatus | None = None
 
     @property
@@ -62,6 +63,7 @@ class PhysicalBoardSession:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        self._stopping = True
         self.source.stop()
         self.sync.close()
 
@@ -86,7 +88,7 @@ class PhysicalBoardSession:
 
     def _on_source_status(self, status: SourceStatus) -> None:
         self.status = status
-        if not status.connected:
+        if not status.connected and not self._stopping:
             LOGGER.warning("board %s: %s", status.source, status.message)
         if self._on_status is not None:
             self._on_status(status)
