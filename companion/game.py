@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -47,6 +48,9 @@ JOURNAL_VERSION = 1
 Listener = Callable[[GameEvent], None]
 
 _UCI_RE = "abcdefgh"
+_MOVE_LIKE = re.compile(
+    r"[NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?[+#]?"
+    r"|[PNBRQKpnbrqk]?@[a-h][1-8][+#]?|[a-h][1-8][a-h][1-8][nbrqNBRQ]?")
 
 
 class GameOverError(IllegalActionError):
@@ -482,6 +486,10 @@ class Game:
         raw = text.strip()
         if not raw:
             raise IllegalActionError("empty input: type a move such as e3, N@e4 or e2e3")
+        if not _MOVE_LIKE.fullmatch(raw):
+            raise IllegalActionError(
+                f"cannot read {raw!r} as a move; write SAN (e3, Nf3, N@e4, exd5, a8=Q) or "
+                f"UCI (e2e3, a7a8q)")
         if board.pending and "@" not in raw:
             raise IllegalActionError(board.why_illegal(chess.Move.null())
                                      or "the flipped card must be placed first")

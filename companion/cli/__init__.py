@@ -21,6 +21,9 @@ LOGGER = logging.getLogger(__name__)
 CORE_COMMANDS = (
     "companion.cli.check",
     "companion.cli.board",
+    "companion.cli.play",
+    "companion.cli.resume",
+    "companion.cli.replay",
 )
 
 

@@ -1,0 +1,550 @@
+"""``raindrop play``: a hot-seat game in the terminal, every action journaled.
+
+Commands are read line by line from standard input (no raw terminal mode),
+so scripts and tests can drive a whole game through a pipe. The same loop
+serves ``raindrop resume``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import chess
+
+from companion import events
+from companion.cli import CommandError
+from companion.cli.render import render_board, square_names, status_lines
+from companion.clock import ClockSettings, ClockSettingsError
+from companion.game import Game
+from companion.journal import Journal, JournalError, games_dir, new_game
+from companion.notation import write_pgn
+from companion.rules import (
+    EXPLANATIONS,
+    HouseRules,
+    HouseRulesError,
+    IllegalActionError,
+    card_name,
+    parse_card_letter,
+)
+from companion.rules.house import FAILED_RESCUE_CHOICES, JOKER_EFFECT_CHOICES, TOUCH_MOVE_CHOICES
+
+ENV_FAKE_CLOCK = "RAINDROP_FAKE_CLOCK"
+
+HELP = """\
+Commands (one per line):
+  flip                 flip the top card of your deck (f)
+  e3  N@e4  e2e3  Nxe5  a7a8q
+                       a placement (drop) or a move, in SAN or UCI
+  remove SQUARE        remove an opposing piece (a remove-piece joker)
+  undo, redo           take back / replay one action (a flip too)
+  verdict              is it checkmate? the leaflet's four conditions explained
+  moves                list the legal moves
+  draw                 claim a draw if you can, else accept an offer, else offer one
+  draw offer|accept|decline|claim [white|black]
+  resign [white|black] the side to move resigns (or the side named)
+  pause, continue      stop and restart the clock
+  board                draw the board again
+  save [FILE]          write the game as PGN (default: next to its journal)
+  help                 this text
+  quit                 leave; the game stays saved: raindrop resume"""
+
+
+class FakeClock:
+    """Time that passes only by the hidden ``_wait SECONDS`` command (tests)."""
+
+    def __init__(self) -> None:
+        self.value = 0.0
+
+    def __call__(self) -> float:
+        return self.value
+
+
+# ----------------------------------------------------------------------
+# Arguments
+
+
+def add_display_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-color", action="store_true",
+                        help="no ANSI colours (blue pieces are marked ~)")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="where games are kept (default: $RAINDROP_DATA_DIR or the user "
+                             "data directory)")
+    parser.add_argument("--board", metavar="NAME[:ARG]",
+                        help="a physical board: sim, serial[:PORT] or camera[:ARG] "
+                             "(default: none, moves are typed)")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "play", help="play a game in the terminal (hot seat), every action saved",
+        description="A complete Raindropchess game for two players at one terminal. "
+                    "Type 'help' in the game for the commands. Every action is journaled; "
+                    "after a crash, 'raindrop resume' continues the game.")
+    parser.add_argument("--seed", type=int, help="shuffle the decks reproducibly from this "
+                                                  "number (default: a secure random shuffle)")
+    parser.add_argument("--clock", metavar="MIN+SEC",
+                        help="a chess clock: minutes each plus a Fischer increment "
+                             "(10+5), or a simple delay (10d5)")
+    rules = parser.add_argument_group("house rules")
+    rules.add_argument("--jokers", type=int, choices=(0, 1, 2), default=0, metavar="N",
+                       help=EXPLANATIONS["jokers_per_deck"] + " Default 0.")
+    rules.add_argument("--joker-effect", choices=JOKER_EFFECT_CHOICES, default="extra_turn",
+                       help=EXPLANATIONS["joker_effect"] + " Default extra_turn.")
+    rules.add_argument("--failed-rescue", choices=FAILED_RESCUE_CHOICES, default="lose",
+                       help=EXPLANATIONS["failed_rescue"] + " Default lose.")
+    rules.add_argument("--blue-pieces", default="QRBN", metavar="LETTERS",
+                       help=EXPLANATIONS["blue_pieces"] + " Default QRBN.")
+    rules.add_argument("--blue-returns-when-captured", action="store_true",
+                       help=EXPLANATIONS["blue_returns_when_captured"])
+    rules.add_argument("--touch-move", choices=TOUCH_MOVE_CHOICES, default="warn",
+                       help=EXPLANATIONS["touch_move"] + " Default warn.")
+    rules.add_argument("--coloured-bishop-cards", action="store_true",
+                       help=EXPLANATIONS["coloured_bishop_cards"])
+    add_display_options(parser)
+    parser.set_defaults(func=run)
+
+
+def rules_from_args(args: argparse.Namespace) -> HouseRules:
+    try:
+        return HouseRules(jokers_per_deck=args.jokers, joker_effect=args.joker_effect,
+                          failed_rescue=args.failed_rescue, blue_pieces=args.blue_pieces,
+                          blue_returns_when_captured=args.blue_returns_when_captured,
+                          touch_move=args.touch_move,
+                          coloured_bishop_cards=args.coloured_bishop_cards)
+    except HouseRulesError as error:
+        raise CommandError(str(error)) from None
+
+
+def make_now() -> tuple[Callable[[], float], FakeClock | None]:
+    if os.environ.get(ENV_FAKE_CLOCK):
+        fake = FakeClock()
+        return fake, fake
+    return time.monotonic, None
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    clock = None
+    if args.clock:
+        try:
+            clock = ClockSettings.parse(args.clock)
+        except ClockSettingsError as error:
+            raise CommandError(str(error)) from None
+    check_board_option(args.board)
+    now, fake = make_now()
+    try:
+        game, journal = new_game(rules, seed=args.seed, clock=clock, directory=args.data_dir,
+                                 now=now)
+    except (OSError, JournalError) as error:
+        raise CommandError(f"cannot create the game's journal: {error}") from None
+    session = TerminalSession(game, journal, color=not args.no_color, fake=fake)
+    session.say(f"New game. Journal: {journal.path}")
+    if clock is not None:
+        session.say(f"Clock: {clock.describe()} each.")
+    return session.run(board_spec=args.board)
+
+
+def check_board_option(spec: str | None) -> None:
+    """Fail early, clearly, when ``--board`` cannot work."""
+    if spec is None:
+        return
+    if importlib.util.find_spec("companion.sync") is None:
+        raise CommandError("--board needs the board sync (companion.sync), which is not "
+                           "installed; play with typed moves (leave out --board)")
+
+
+# ----------------------------------------------------------------------
+# The loop
+
+
+class _QueuedSource:
+    """Wraps a board source so its callbacks run on the terminal's thread."""
+
+    def __init__(self, source: Any, inbox: queue.Queue[tuple[str, Any]]) -> None:
+        self.source = source
+        self.name: str = getattr(source, "name", "board")
+        self._inbox = inbox
+
+    def start(self, on_snapshot: Callable[[Any], None],
+              on_status: Callable[[Any], None]) -> None:
+        def snapshot(item: Any) -> None:
+            self._inbox.put(("call", lambda: on_snapshot(item)))
+
+        def status(item: Any) -> None:
+            self._inbox.put(("call", lambda: on_status(item)))
+
+        self.source.start(snapshot, status)
+
+    def show(self, hint: Any) -> None:
+        self.source.show(hint)
+
+    def stop(self) -> None:
+        self.source.stop()
+
+
+class TerminalSession:
+    """Reads commands, calls the game, prints what happened."""
+
+    def __init__(self, game: Game, journal: Journal | None, *, color: bool = True,
+                 fake: FakeClock | None = None, out: TextIO | None = None) -> None:
+        self.game = game
+        self.journal = journal
+        self.color = color
+        self.fake = fake
+        self.out = out or sys.stdout
+        self.changed = True
+        self.last = chess.SquareSet()
+        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.board_session: Any = None
+        self.sim: Any = None
+        game.subscribe(self.on_event)
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    # Events -> words, for both players.
+
+    def on_event(self, event: events.GameEvent) -> None:
+        name = chess.COLOR_NAMES
+        if isinstance(event, events.CardFlipped):
+            side = name[event.color].capitalize()
+            kind, _ = parse_card_letter(event.card)
+            what = card_name(kind)
+            self.say(f"*** {side} flips: {what.upper()} ({event.card}) ***   "
+                     f"{event.cards_left} card(s) left")
+            words = {
+                "unplaceable": f"The {what} cannot be placed anywhere: it goes to the bottom "
+                               f"of the deck and {side}'s turn ends (R8).",
+                "returned": f"The {what} cannot lift the check: it goes to the bottom of the "
+                            f"deck; {side} must lift the check with a chess move (R7).",
+                "extra_turn": f"Joker: {side} takes another turn at once (R12).",
+                "no_effect": f"Joker: nothing {side} may remove; the turn ends (R12).",
+                "remove_piece": f"Joker: {side} removes an opposing piece: "
+                                f"{square_names(event.targets)} (R12).",
+                "place": f"Place it on: {square_names(event.targets)}",
+            }
+            text = words.get(event.outcome.value)
+            if text:
+                self.say(text)
+        elif isinstance(event, events.PiecePlaced):
+            self.say(f"{name[event.color].capitalize()} places {event.san}.")
+            self.last = chess.SquareSet([event.move.to_square])
+        elif isinstance(event, events.MovePlayed):
+            self.say(f"{name[event.color].capitalize()} plays {event.san}.")
+            self.last = chess.SquareSet([event.move.from_square, event.move.to_square])
+        elif isinstance(event, events.Promoted):
+            self.say(f"Promotion: the pawn on {chess.square_name(event.square)} becomes the "
+                     f"blue {chess.piece_name(event.piece_type)}.")
+        elif isinstance(event, events.PieceRemoved):
+            self.say(f"{name[event.color].capitalize()} removes the "
+                     f"{chess.piece_name(event.piece.piece_type)} on "
+                     f"{chess.square_name(event.square)}.")
+            self.last = chess.SquareSet([event.square])
+        elif isinstance(event, events.Check):
+            self.say(f"Check: {name[event.color].capitalize()}'s king is attacked from "
+                     f"{square_names(event.checkers)}.")
+        elif isinstance(event, events.RescueFailed):
+            if event.lost:
+                what = card_name(parse_card_letter(event.card)[0])
+                self.say(f"The rescue flip failed: the {what} cannot block the check (R7).")
+        elif isinstance(event, events.DrawOffered):
+            self.say(f"{name[event.color].capitalize()} offers a draw "
+                     f"({name[not event.color]}: draw accept / draw decline).")
+        elif isinstance(event, events.DrawDeclined):
+            self.say(f"{name[event.color].capitalize()} declines the draw.")
+        elif isinstance(event, events.Flagged):
+            self.say(f"{name[event.color].capitalize()}'s time is up.")
+        elif isinstance(event, events.GameOver):
+            self.say(f"GAME OVER: {event.outcome.describe()} ({event.outcome.result()}).")
+            self.changed = True
+        elif isinstance(event, events.Undone):
+            self.say(f"Undone: {event.description}")
+            self.last = chess.SquareSet()
+        elif isinstance(event, events.Redone):
+            self.say(f"Redone: {event.description}")
+        elif isinstance(event, events.PositionChanged):
+            self.changed = True
+
+    def draw(self) -> None:
+        game = self.game
+        targets = game.drop_targets() if game.pending else chess.SquareSet()
+        self.say(render_board(game._board, color=self.color, targets=targets, last=self.last))
+        for line in status_lines(game):
+            self.say(line)
+        self.changed = False
+
+    def prompt(self) -> None:
+        side = chess.COLOR_NAMES[self.game.turn]
+        print(f"{side}> ", end="", file=self.out, flush=True)
+
+    # Input.
+
+    def _read_stdin(self) -> None:
+        for line in sys.stdin:
+            self.inbox.put(("line", line))
+        self.inbox.put(("eof", None))
+
+    def run(self, *, board_spec: str | None = None) -> int:
+        if board_spec is not None:
+            self.open_board(board_spec)
+        reader = threading.Thread(target=self._read_stdin, name="stdin", daemon=True)
+        reader.start()
+        try:
+            self.draw()
+            self.prompt()
+            while True:
+                try:
+                    kind, value = self.inbox.get(timeout=0.5)
+                except queue.Empty:
+                    self.tick()
+                    continue
+                if kind == "eof":
+                    self.say()
+                    self.say_saved()
+                    return 0
+                if kind == "call":
+                    value()
+                elif kind == "line" and not self.handle(value):
+                    self.say_saved()
+                    return 0
+                self.tick()
+                if self.changed:
+                    self.draw()
+                if kind == "line":
+                    self.prompt()
+        finally:
+            if self.board_session is not None:
+                self.board_session.stop()
+            if self.journal is not None:
+                self.journal.close()
+
+    def tick(self) -> None:
+        if self.game.clock is not None and not self.game.is_over:
+            self.game.tick()
+
+    def say_saved(self) -> None:
+        if self.journal is not None:
+            self.say(f"The game is saved in {self.journal.path}; continue it with "
+                     f"'raindrop resume'.")
+
+    # Commands.
+
+    def handle(self, line: str) -> bool:
+        """Do one line of input; ``False`` to quit."""
+        text = line.strip()
+        if not text:
+            return True
+        words = text.split()
+        command = words[0].lower()
+        args = words[1:]
+        try:
+            if self.sim is not None and self.sim.is_command(text):
+                if not self.sim.handle_command(text):
+                    self.say(f"Board: {self.sim.last_message}")
+                elif self.sim.last_message:
+                    self.say(self.sim.last_message)
+                return True
+            if command in ("quit", "exit", "q"):
+                return False
+            if command in ("help", "?", "h"):
+                self.say(HELP)
+                if self.sim is not None:
+                    self.say(getattr(sys.modules[type(self.sim).__module__], "HELP", ""))
+            elif command in ("flip", "f"):
+                self.game.flip()
+            elif command == "undo":
+                self.game.undo()
+            elif command == "redo":
+                self.game.redo()
+            elif command == "verdict":
+                self.say(self.game.mate_verdict().explain())
+            elif command == "moves":
+                self.show_moves()
+            elif command == "draw":
+                self.draw_command(args)
+            elif command == "resign":
+                self.game.resign(self.color_arg(args, self.game.turn))
+            elif command == "pause":
+                self.game.pause()
+                self.say("Paused: the clock stands still. Type continue to go on.")
+            elif command in ("continue", "resume"):
+                self.game.resume()
+            elif command in ("board", "show"):
+                self.changed = True
+            elif command == "save":
+                self.save(args[0] if args else None)
+            elif command == "remove":
+                if len(args) != 1:
+                    raise IllegalActionError("remove needs one square, e.g. remove e5")
+                self.remove_piece(self.square_arg(args[0]))
+            elif command == "choose" and self.board_session is not None:
+                self.board_session.choose(int(args[0]) if args else 0)
+            elif command == "takeback" and self.board_session is not None:
+                self.board_session.accept_takeback()
+            elif command == "_wait" and self.fake is not None:
+                self.fake.value += float(args[0])
+            elif (self.game.pending is not None and self.game.pending.upper() == "J"
+                  and len(text) in (2, 3) and text[-2:].lower() in chess.SQUARE_NAMES):
+                self.remove_piece(chess.parse_square(text[-2:].lower()))
+            elif self.sim is not None:
+                self.play_on_board(text)
+            else:
+                self.game.play_text(text)
+        except IllegalActionError as error:
+            if str(error).startswith("cannot read"):
+                self.say(f"Not a move or command: {text!r} ({error}). Type help for the "
+                         f"commands.")
+            else:
+                self.say(f"Illegal: {error}")
+        except ValueError as error:
+            self.say(f"Not understood: {error}")
+        return True
+
+    def color_arg(self, args: list[str], default: chess.Color) -> chess.Color:
+        if not args:
+            return default
+        name = args[0].lower()
+        if name in ("white", "w"):
+            return chess.WHITE
+        if name in ("black", "b"):
+            return chess.BLACK
+        raise ValueError(f"expected white or black, not {args[0]!r}")
+
+    def square_arg(self, text: str) -> chess.Square:
+        try:
+            return chess.parse_square(text.lower())
+        except ValueError:
+            raise ValueError(f"{text!r} is not a square (a1 to h8)") from None
+
+    def show_moves(self) -> None:
+        board = self.game._board
+        moves = self.game.legal_moves()
+        parts = []
+        if self.game.can_flip():
+            parts.append("flip")
+        parts.extend(board.san(m) for m in moves)
+        if self.game.pending and self.game.pending.upper() == "J":
+            parts.extend(f"remove {chess.square_name(sq)}" for sq in self.game.legal_removals())
+        self.say("Legal: " + (", ".join(parts) if parts else "none"))
+
+    def draw_command(self, args: list[str]) -> None:
+        game = self.game
+        sub = args[0].lower() if args else ""
+        rest = args[1:]
+        offer = game.draw_offer
+        if sub == "":
+            if game.can_claim_draw():
+                sub = "claim"
+            elif offer is not None:
+                sub = "accept"
+                rest = [chess.COLOR_NAMES[not offer]]
+            else:
+                sub = "offer"
+        if sub == "offer":
+            game.offer_draw(self.color_arg(rest, game.turn))
+        elif sub == "accept":
+            default = not offer if offer is not None else game.turn
+            game.accept_draw(self.color_arg(rest, default))
+        elif sub == "decline":
+            default = not offer if offer is not None else game.turn
+            game.decline_draw(self.color_arg(rest, default))
+        elif sub == "claim":
+            if not game.claim_draw():
+                raise IllegalActionError(game.why_cannot_claim_draw() or "no draw to claim")
+        else:
+            raise ValueError(f"draw {sub!r}: use draw offer, accept, decline or claim")
+
+    def save(self, target: str | None) -> None:
+        text = write_pgn(self.game)
+        if target is None:
+            if self.journal is not None:
+                path = self.journal.path.with_suffix(".pgn")
+            else:
+                path = games_dir() / "game.pgn"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temp = path.with_name(path.name + ".tmp")
+            temp.write_text(text, encoding="utf-8")
+            os.replace(temp, path)
+        else:
+            path = Path(target).expanduser()
+            try:
+                with open(path, "x", encoding="utf-8") as handle:
+                    handle.write(text)
+            except FileExistsError:
+                raise ValueError(f"{path} exists already; nothing was written (give a new "
+                                 f"file name)") from None
+            except OSError as error:
+                raise ValueError(f"cannot write {path}: {error}") from None
+        self.say(f"Saved the game as PGN: {path}")
+
+    # A physical board.
+
+    def play_on_board(self, text: str) -> None:
+        """With the simulated board, a typed action is done by hand on it: the
+        board's snapshots go through BoardSync, which plays it in the game."""
+        move = self.game.parse_move(text)
+        self.sim.perform(move, self.game.turn)
+        result = self.board_session.last_result
+        if result.kind.value == "ask":  # e.g. which blue piece: the typed move says
+            for index, choice in enumerate(result.choices):
+                if choice.move == move and not choice.undo_count:
+                    self.board_session.choose(index)
+                    break
+
+    def remove_piece(self, square: chess.Square) -> None:
+        """A joker's removal; with the simulated board, by taking the piece off it."""
+        if self.sim is None:
+            self.game.remove(square)
+        elif square not in self.game.legal_removals():
+            self.game.remove(square)  # raises with the reason, changes nothing
+        else:
+            self.sim.remove(square)
+
+    def open_board(self, spec: str) -> None:
+        check_board_option(spec)
+        from companion.sensors.source import BoardSourceError, open_board_source
+        from companion.sync import PhysicalBoardSession
+
+        try:
+            source = open_board_source(spec)
+        except BoardSourceError as error:
+            raise CommandError(str(error)) from None
+        if hasattr(source, "is_command") and hasattr(source, "handle_command"):
+            self.sim = source  # typed physical actions go to the simulated board
+            wrapped: Any = source
+        else:
+            wrapped = _QueuedSource(source, self.inbox)
+
+        def on_result(result: Any) -> None:
+            if result.message and result.kind.value != "in_sync":
+                self.say(f"Board: {result.message}")
+            for index, choice in enumerate(getattr(result, "choices", ())):
+                self.say(f"  choose {index}: {choice.label}")
+
+        def on_status(status: Any) -> None:
+            self.say(f"Board {status.source}: {status.message or 'connected'}")
+
+        self.board_session = PhysicalBoardSession(self.game, wrapped, on_result,
+                                                  on_status=on_status,
+                                                  touch_move=self.game.rules.touch_move)
+        if self.sim is not None:
+            from companion.sensors.simulated import SimPiece
+
+            def pending_piece() -> SimPiece | None:  # 'place e4' sets the flipped card
+                letter = self.game.pending
+                if letter is None or letter.upper() not in "PNBRQK":
+                    return None
+                return SimPiece.of(chess.Piece.from_symbol(letter))
+
+            self.sim.set_position(self.game._board)
+            self.sim.supply = pending_piece
+        self.board_session.start()

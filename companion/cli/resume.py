@@ -1,0 +1,46 @@
+"""``raindrop resume [JOURNAL]``: continue a game after quitting, a crash or ``kill -9``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from companion.cli import CommandError
+from companion.cli.play import TerminalSession, add_display_options, check_board_option, make_now
+from companion.journal import JournalError, latest_journal, resume
+
+LOGGER = logging.getLogger(__name__)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "resume", help="continue a saved game (the latest, or the journal named)",
+        description="Rebuild a game from its journal (position, history, decks, clock) and "
+                    "play on. A damaged end of the journal is cut back to the last good "
+                    "action, with a warning; the damaged original is kept beside it.")
+    parser.add_argument("journal", nargs="?", help="a journal file (default: the latest game)")
+    add_display_options(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_board_option(args.board)
+    now, fake = make_now()
+    try:
+        path = args.journal if args.journal else latest_journal(args.data_dir)
+        resumed = resume(path, now=now)
+    except JournalError as error:
+        raise CommandError(f"cannot resume: {error}") from None
+    except OSError as error:
+        raise CommandError(f"cannot resume: {error}") from None
+    session = TerminalSession(resumed.game, resumed.journal, color=not args.no_color,
+                              fake=fake)
+    for warning in resumed.warnings:
+        session.say(f"Warning: {warning}")
+    game = resumed.game
+    session.say(f"Resumed {resumed.journal.path} after {len(game.actions())} action(s).")
+    history = game.san_history()
+    if history:
+        session.say("History: " + " ".join(history[-12:]) + (" ..." if len(history) > 12
+                                                           else ""))
+    return session.run(board_spec=args.board)
