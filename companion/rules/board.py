@@ -36,6 +36,7 @@ from companion.rules.letters import (
     JOKER,
     KING_CARD,
     LIGHT_BISHOP_CARD,
+    NUM_KINDS,
     PAWN_CARD,
     Counts,
     card_letter,
@@ -63,6 +64,10 @@ PAWN_PLACEMENT_MASKS = {
     chess.BLACK: chess.BB_RANK_3 | chess.BB_RANK_4 | chess.BB_RANK_5 | chess.BB_RANK_6
     | chess.BB_RANK_7,
 }
+# Per card kind (index 0 unused): the squares its colour rule allows (R13) and
+# the piece it places, looked up rather than computed in the hot paths.
+_CARD_SQUARE_MASKS = tuple(card_square_mask(kind) for kind in range(NUM_KINDS))
+_CARD_PIECES = tuple(card_piece(kind) or 0 for kind in range(NUM_KINDS))
 _MAX_PER_SIDE = {chess.KING: 1, chess.QUEEN: 1, chess.ROOK: 2, chess.BISHOP: 2,
                  chess.KNIGHT: 2, chess.PAWN: 8}
 
@@ -388,25 +393,87 @@ class RaindropBoard(chess.Board):
 
     def generate_legal_moves(self, from_mask: chess.Bitboard = chess.BB_ALL,
                              to_mask: chess.Bitboard = chess.BB_ALL) -> Iterator[chess.Move]:
-        """The legal drops of a pending card, or else the legal chess moves."""
-        if self._pending:
-            if self._pending != JOKER:
-                yield from self._generate_drops(from_mask & to_mask)
+        """The legal drops of a pending card, or else the legal chess moves.
+
+        Outside check, moves are generated legal directly (a pinned piece keeps
+        to its pin line, the king avoids attacked squares) rather than filtered
+        one by one; in check, python-chess's evasions are filtered.
+        """
+        pending = self._pending
+        if pending:
+            if pending != JOKER:
+                piece_type = _CARD_PIECES[pending]
+                for square in chess.scan_forward(self._drop_mask(pending) & from_mask & to_mask):
+                    yield chess.Move(square, square, drop=piece_type)
             return
-        king_mask = self.kings & self.occupied_co[self.turn]
+        turn = self.turn
+        our_pieces = self.occupied_co[turn]
+        king_mask = self.kings & our_pieces
         if not king_mask:
             return
         king = chess.msb(king_mask)
         blockers = self._slider_blockers(king)
-        checkers = self.attackers_mask(not self.turn, king)
+        checkers = self.attackers_mask(not turn, king)
         if checkers:
             for move in self._generate_evasions(king, checkers, from_mask, to_mask):
                 if self._is_safe(king, blockers, move):
                     yield move
+            return
+
+        Move = chess.Move
+        targets_mask = ~our_pieces & to_mask
+        # Pieces but pawns and the king: a pinned piece stays on its pin line.
+        for from_square in chess.scan_reversed(our_pieces & ~self.pawns & ~king_mask
+                                               & from_mask):
+            targets = self.attacks_mask(from_square) & targets_mask
+            if blockers & chess.BB_SQUARES[from_square]:
+                targets &= chess.ray(king, from_square)
+            for to_square in chess.scan_reversed(targets):
+                yield Move(from_square, to_square)
+        # The king, to squares no opposing piece attacks.
+        if king_mask & from_mask:
+            them = not turn
+            for to_square in chess.scan_reversed(chess.BB_KING_ATTACKS[king] & targets_mask):
+                if not self.attackers_mask(them, to_square):
+                    yield Move(king, to_square)
+        # Pawns: captures, then single steps (R4), promotions only to blue pieces (R5).
+        pawns = self.pawns & our_pieces & from_mask
+        if not pawns:
+            return
+        blue = self._blue[turn]
+        promotions = [pt for pt in BLUE_ORDER if blue[pt]]
+        if not promotions:
+            targets_mask &= ~chess.BB_BACKRANKS
+        their_pieces = self.occupied_co[not turn] & targets_mask
+        attacks = chess.BB_PAWN_ATTACKS[turn]
+        for from_square in chess.scan_reversed(pawns):
+            targets = attacks[from_square] & their_pieces
+            if not targets:
+                continue
+            if blockers & chess.BB_SQUARES[from_square]:
+                targets &= chess.ray(king, from_square)
+            for to_square in chess.scan_reversed(targets):
+                if chess.BB_SQUARES[to_square] & chess.BB_BACKRANKS:
+                    for piece_type in promotions:
+                        yield Move(from_square, to_square, piece_type)
+                else:
+                    yield Move(from_square, to_square)
+        if turn == chess.WHITE:
+            single_moves = pawns << 8 & ~self.occupied & targets_mask
+            back = -8
         else:
-            for move in self.generate_pseudo_legal_moves(from_mask, to_mask):
-                if self._is_safe(king, blockers, move):
-                    yield move
+            single_moves = pawns >> 8 & ~self.occupied & targets_mask
+            back = 8
+        for to_square in chess.scan_reversed(single_moves):
+            from_square = to_square + back
+            if blockers & chess.BB_SQUARES[from_square] and \
+                    not chess.ray(king, from_square) & chess.BB_SQUARES[to_square]:
+                continue
+            if chess.BB_SQUARES[to_square] & chess.BB_BACKRANKS:
+                for piece_type in promotions:
+                    yield Move(from_square, to_square, piece_type)
+            else:
+                yield Move(from_square, to_square)
 
     def generate_legal_drops(self, to_mask: chess.Bitboard = chess.BB_ALL,
                              ) -> Iterator[chess.Move]:
@@ -423,7 +490,7 @@ class RaindropBoard(chess.Board):
     def _drop_mask(self, kind: int, color: chess.Color | None = None) -> chess.Bitboard:
         """Squares where a card of ``kind`` may be placed now by the side to move (R3, R7)."""
         color = self.turn if color is None else color
-        mask = ~self.occupied & chess.BB_ALL & card_square_mask(kind)
+        mask = ~self.occupied & _CARD_SQUARE_MASKS[kind]
         if kind == PAWN_CARD:
             mask &= PAWN_PLACEMENT_MASKS[color]
         elif kind == KING_CARD:
