@@ -5,7 +5,8 @@ matrix; the host reader talks to it through a pty. A seeded game of the rules
 engine (flips, placements, moves, captures, to the end) is replayed as hands
 on the board: pieces are lifted, slid, hovered and put down scan by scan. The
 host must report exactly the settled occupancy after each action, nothing in
-between. ``RAINDROP_FULL=1`` plays several games.
+between. A second game is followed by the game itself, through BoardSync.
+``RAINDROP_FULL=1`` plays several games of each.
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ from dataclasses import dataclass
 
 import chess
 import pytest
-from board_test_helpers import Recorder
+from board_test_helpers import Recorder, eventually
 
+from companion.game import Game
 from companion.rules import RaindropBoard
+from companion.sensors.board_frames import led_pattern
+from companion.sensors.serial_board import ReaderConfig, SerialBoardReader
+from companion.sync import PhysicalBoardSession, SyncKind, SyncResult
 
 FULL = os.environ.get("RAINDROP_FULL") == "1"
 SEEDS = [9, 54, 13, 51, 0, 3] if FULL else [9]  # seed 9: 46 actions, 9 captures, mate
@@ -108,3 +113,77 @@ def test_whole_game_on_the_simulated_board(seed: int, sim_board, reader_for,
     in_the_air = sum(1 for step in steps for _, scans in step.states if scans >= HAND)
     assert in_the_air >= 20
     assert stats.snap_frames >= stats.snapshots + in_the_air
+
+
+# --- the same, with the game following through BoardSync -------------------------------
+
+SYNC_SEEDS = [67, 65, 45] if FULL else [67]  # 67: 41 actions, 12 captures, mate
+SLOW = 240  # scans (0.6 s): a captured piece taken off and put aside, seen settled
+
+
+def sync_policy_move(game: Game, rng: random.Random) -> chess.Move | None:
+    """Flip (the game draws the card) or pick a move: mate > capture > check > chance."""
+    board = game.board
+    moves = game.legal_moves()
+    if board.pending is None and game.can_flip() and (not moves or rng.random() < 0.35):
+        game.flip()
+        return None
+    assert moves, game.rfen()
+
+    def score(move: chess.Move) -> tuple[bool, bool, bool, float]:
+        capture = move.drop is None and board.is_capture(move)
+        after = board.copy()
+        after.push(move)
+        return after.is_checkmate(), capture, after.is_check(), rng.random()
+
+    return max(moves, key=score)
+
+
+def sync_hand_states(before: int, move: chess.Move, rng: random.Random) -> list[tuple[int, int]]:
+    to = chess.BB_SQUARES[move.to_square]
+    if move.drop is not None:
+        return [(before | to, 1)]
+    frm = chess.BB_SQUARES[move.from_square]
+    if before & to:  # a capture, done at a player's pace: each half is seen by the game
+        first, second = (to, frm) if rng.random() < 0.5 else (frm, to)
+        return [(before & ~first, SLOW), (before & ~first & ~second, SLOW),
+                (before & ~frm | to, 1)]
+    return [(before & ~frm, HAND), (before & ~frm | to, 1)]
+
+
+@pytest.mark.parametrize("seed", SYNC_SEEDS)
+def test_whole_game_followed_by_board_sync(seed: int, sim_board, recorder: Recorder) -> None:
+    game = Game(seed=seed)
+    rng = random.Random(seed)
+    board = sim_board()
+    results: list[SyncResult] = []
+    reader = SerialBoardReader(board.port, ReaderConfig(settle_s=0.25))
+    session = PhysicalBoardSession(game, reader, results.append, on_status=recorder.on_status)
+    session.start()
+    try:
+        assert eventually(lambda: bool(results) and results[-1].kind is SyncKind.IN_SYNC)
+        played = 0
+        while not game.is_over:
+            move = sync_policy_move(game, rng)
+            if move is None:
+                continue
+            expected = game.board.copy()
+            expected.push(move)
+            board.play(sync_hand_states(game.board.occupied, move, rng))
+
+            def followed(move: chess.Move = move, expected: RaindropBoard = expected) -> bool:
+                last = results[-1] if results else None
+                if last is not None and last.kind is SyncKind.ASK:  # a promotion: pick it
+                    index = next(i for i, c in enumerate(last.choices) if c.move == move)
+                    session.choose(index)
+                return game.rfen() == expected.rfen()
+
+            assert eventually(followed), (played, move, game.rfen(), [r.kind for r in results])
+            played += 1
+        assert game.outcome is not None and played >= 20
+        kinds = {r.kind for r in results}
+        assert SyncKind.COMMITTED in kinds and SyncKind.WAITING in kinds  # half-done captures
+        assert not kinds & {SyncKind.MISMATCH, SyncKind.ILLEGAL, SyncKind.TAKEBACK}
+        assert board.wait_leds(led_pattern(results[-1].led), timeout=15)  # the board lights it
+    finally:
+        session.stop()
