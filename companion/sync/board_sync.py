@@ -611,9 +611,11 @@ class BoardSync:
             return None
         target = chess.lsb(added)
         if not lifted:
-            piece = board.pending_piece or chess.PAWN
-            return self._illegal_result(pos, chess.Move(target, target, drop=piece),
-                                        mask, colours)
+            piece = board.pending_piece
+            what = None if piece else f"a piece set down on {chess.square_name(target)}"
+            return self._illegal_result(pos, chess.Move(target, target,
+                                                        drop=piece or chess.PAWN),
+                                        mask, colours, what=what)
         origin = chess.lsb(lifted)
         if not board.occupied_co[pos.turn] & chess.BB_SQUARES[origin]:
             return None
@@ -639,7 +641,8 @@ class BoardSync:
                           fixes=fixes, reason=reason)
 
     def _illegal_result(self, pos: Position, move: chess.Move, mask: int,
-                        colours: Colours | None) -> SyncResult | None:
+                        colours: Colours | None, *, what: str | None = None,
+                        ) -> SyncResult | None:
         board = pos.board
         outcome = self._game.outcome
         if outcome is not None:
@@ -653,7 +656,7 @@ class BoardSync:
             name = chess.square_name(move.to_square)
             fixes = (Fix(move.to_square, f"take the {chess.piece_name(move.drop)} off {name} "
                                          f"and place it on a lit square"),)
-        what = describe_action(board, move)
+        what = what or describe_action(board, move)
         message = sentence([f"{what[0].upper()}{what[1:]} is not legal: {reason}"]) + " " \
             + sentence([f.text for f in fixes])
         return SyncResult(SyncKind.ILLEGAL, message,

@@ -337,8 +337,8 @@ def test_mismatch_names_every_square_to_fix() -> None:
     table = Table(game_after("K@e1 k@h8 N@e4 n@a5"))
     result = table.do("place d3 black n")
     assert result.kind == SyncKind.ILLEGAL
-    assert result.message == ("Pawn on d3 is not legal: no card is flipped: flip a card "
-                              "first. Remove the extra piece from d3.")
+    assert result.message == ("A piece set down on d3 is not legal: no card is flipped: "
+                              "flip a card first. Remove the extra piece from d3.")
     result = table.do("remove e4")   # now it looks like a knight move e4-d3
     assert result.kind == SyncKind.ILLEGAL and "Knight e4-d3 is not legal" in result.message
     assert "Put the white knight back on e4; d3 should be empty." in result.message
