@@ -52,3 +52,14 @@ def test_firmware_modules_compile_with_mpy_cross(tmp_path: Path) -> None:
                                 capture_output=True, text=True, check=False, timeout=60)
         assert result.returncode == 0, f"{source.name}: {result.stderr}"
         assert target.read_bytes()[:1] == b"M", f"{target.name} is not a .mpy file"
+
+
+def test_deploy_script_builds_what_the_pico_needs(tmp_path: Path) -> None:
+    script = firmware_dir() / "deploy.sh"
+    env = dict(os.environ, MPY_CROSS=str(Path(micropython_command()).with_name("mpy-cross")))
+    result = subprocess.run(["bash", str(script), "--build-only"], env=env, capture_output=True,
+                            text=True, check=False, timeout=120)
+    assert result.returncode == 0, result.stderr
+    built = sorted(p.name for p in (firmware_dir() / "build").iterdir())
+    assert built == ["device.mpy", "hw_rp2040.mpy", "link.mpy", "main.py", "protocol.mpy",
+                     "scanner.mpy"]
