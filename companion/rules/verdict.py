@@ -160,14 +160,17 @@ def mate_verdict(board: RaindropBoard) -> MateVerdict:
     rescues = _rescue_cards(board) if flip_allowed else ()
     joker_removes = tuple(r for r in rescues if r.card.lower() == "j" and r.squares)
     blockers = tuple(r for r in rescues if r.card.lower() != "j")
+    pending_removals = tuple(board.legal_removals())  # a flipped remove-piece joker
 
     # 3. The checker cannot be captured.
-    if captures or joker_removes:
+    if captures or joker_removes or pending_removals:
         parts = []
         if captures:
             parts.append("it can be captured: " + ", ".join(board.san(m) for m in captures))
         if joker_removes:
             parts.append(f"a joker in the deck could remove {_piece_on(board, checkers[0])}")
+        if pending_removals:
+            parts.append(f"the flipped joker can remove {_piece_on(board, checkers[0])}")
         cond3 = Condition(3, CONDITION_NAMES[2], False, "; ".join(parts))
     elif len(checkers) > 1:
         cond3 = Condition(3, CONDITION_NAMES[2], True,
@@ -214,7 +217,8 @@ def _escape_reason(board: RaindropBoard, king: chess.Square,
     if escapes:
         return "it can go to " + ", ".join(chess.square_name(m.to_square) for m in escapes)
     if board.pending:
-        return "the king may not move while a flipped card awaits placement"
+        waits = "its removal" if board.pending in ("J", "j") else "placement"
+        return f"the king may not move while the flipped {_pending_name(board)} awaits {waits}"
     reasons = []
     occupied = board.occupied & ~chess.BB_SQUARES[king]
     for square in chess.scan_forward(chess.BB_KING_ATTACKS[king]):
@@ -253,11 +257,15 @@ def _interposition_condition(board: RaindropBoard, king: chess.Square,
                              blockers: tuple[RescueCard, ...], flip_allowed: bool,
                              deck_size: int) -> Condition:
     name = CONDITION_NAMES[3]
+    moves = tuple(m for m in interpositions if not m.drop)
+    drops = tuple(m for m in interpositions if m.drop)
     if interpositions or blockers:
         parts = []
-        if interpositions:
-            parts.append("a piece can move between: "
-                         + ", ".join(board.san(m) for m in interpositions))
+        if moves:
+            parts.append("a piece can move between: " + ", ".join(board.san(m) for m in moves))
+        if drops:
+            parts.append(f"the flipped {_pending_name(board)} can be placed between: "
+                         + _names(tuple(m.to_square for m in drops)))
         if blockers:
             parts.append("cards in the deck could be placed between: "
                          + "; ".join(f"{r.card} on {_names(r.squares)}" for r in blockers))
@@ -273,6 +281,13 @@ def _interposition_condition(board: RaindropBoard, king: chess.Square,
         return Condition(4, name, True, "the checking piece is adjacent: there is no square "
                                         "between")
     gaps = _names(gap)
+    if board.pending in ("J", "j"):
+        return Condition(4, name, True, f"no piece on the board can reach {gaps}, and the "
+                                        f"flipped joker is not placed")
+    if board.pending:
+        return Condition(4, name, True, f"no piece on the board can reach {gaps}, and the "
+                                        f"flipped {_pending_name(board)} may not be placed "
+                                        f"there")
     if board.must_move:
         return Condition(4, name, True, f"no piece on the board can reach {gaps}, and after the "
                                         f"failed rescue flip no card may be flipped this turn")
@@ -281,6 +296,11 @@ def _interposition_condition(board: RaindropBoard, king: chess.Square,
                                         f"is empty")
     return Condition(4, name, True, f"no piece on the board can reach {gaps}, and no card left "
                                     f"in the deck may be placed there")
+
+
+def _pending_name(board: RaindropBoard) -> str:
+    letter = board.pending
+    return card_name(parse_card_letter(letter)[0]) if letter else "card"
 
 
 def _rescue_probability(board: RaindropBoard, rescues: tuple[RescueCard, ...]) -> Fraction:
@@ -306,8 +326,12 @@ def _summary(board: RaindropBoard, side_name: str, checkmate: bool, failed: bool
                 f"(failed rescue, R7).")
     if checkmate:
         return f"Checkmate: {side_name} cannot lift the check."
+    if board.pending and not legal:
+        return (f"Not checkmate: the flipped joker can remove "
+                f"{_piece_on(board, next(iter(board.legal_removals())))}.")
     if board.pending:
-        return f"Not checkmate: the flipped card can be placed to block ({len(legal)} squares)."
+        return (f"Not checkmate: the flipped {_pending_name(board)} can be placed to block "
+                f"({len(legal)} squares).")
     parts = []
     if legal:
         parts.append(f"{len(legal)} move(s) lift the check")

@@ -64,3 +64,24 @@ def test_rfen_failed_rescue_pending_under_return_is_rejected() -> None:
     assert RaindropBoard(rfen).is_failed_rescue()  # under "lose": the game is lost
     with pytest.raises(RfenError, match="write '\\+' instead"):
         RaindropBoard(rfen, rules=HouseRules(failed_rescue="return"))
+
+
+def test_verdict_texts_with_a_pending_card_or_joker() -> None:
+    """They used to say a pending joker "can be placed to block (0 squares)", that the
+    capture was impossible though the joker could remove the checker, and that the deck
+    was empty when it was not."""
+    joker = RaindropBoard("k7/8/8/8/8/8/PP6/K6r[NPq] w QRBNqrbn J 0 20",
+                          rules=HouseRules(jokers_per_deck=1, joker_effect="remove_piece"))
+    verdict = joker.mate_verdict()
+    assert not verdict.checkmate
+    assert verdict.summary == "Not checkmate: the flipped joker can remove the rook on h1."
+    assert not verdict.conditions[2].holds
+    assert "deck is empty" not in verdict.explain()
+    knight = RaindropBoard("k7/8/8/8/8/8/PP6/K6r[Pq] w QRBNqrbn N 0 20").mate_verdict()
+    assert knight.summary == "Not checkmate: the flipped knight can be placed to block " \
+                             "(6 squares)."
+    assert knight.conditions[3].reason == \
+        "the flipped knight can be placed between: b1, c1, d1, e1, f1, g1"
+    pawn = RaindropBoard("k7/8/8/8/8/8/PP6/K6r[Nq] w QRBNqrbn P 0 20").mate_verdict()
+    assert pawn.failed_rescue and "deck is empty" not in pawn.explain()
+    assert pawn.conditions[3].reason.endswith("the flipped pawn may not be placed there")
