@@ -143,12 +143,14 @@ class Position:
         self.colours = board_colours(board)
         self.over = game.is_over
         self.pending = board.pending
-        self.can_flip = game.can_flip()
+        self._game = game
+        self._can_flip: bool | None = None
         self.index: dict[int, list[Expected]] = {}
         self.from_squares = 0     # squares of pieces that have a legal move
         self.capture_targets = 0  # squares of pieces that can be captured
         self.captures: set[tuple[chess.Square, chess.Square]] = set()
-        moves = game.legal_moves()
+        # The copy's own generator: the game's would judge the outcome once more.
+        moves = [] if self.over else list(board.legal_moves)
         _index_moves(board, moves, self.index)
         for move in moves:
             if move.drop:
@@ -161,7 +163,7 @@ class Position:
         self.drop_targets = chess.SquareSet(m.to_square for m in moves if m.drop)
         self.removals = chess.SquareSet()
         if board.pending is not None and board.pending.upper() == "J":
-            self.removals = game.legal_removals()
+            self.removals = chess.SquareSet() if self.over else board.legal_removals()
             for square in self.removals:
                 colours = colours_after_removal(board, square)
                 self.index.setdefault(occupancy(colours), []).append(
@@ -173,6 +175,12 @@ class Position:
             action = board.peek_action()
             if action.kind == ActionKind.MOVE and action.move:
                 self._last_move = action.move
+
+    @property
+    def can_flip(self) -> bool:
+        if self._can_flip is None:
+            self._can_flip = self._game.can_flip()
+        return self._can_flip
 
     @property
     def last_move(self) -> chess.Move | None:
