@@ -57,7 +57,8 @@ class VisionConfig:
     motion_fraction: float = 0.12  # of one cell changed since the last frame: moving
     hand_threshold: float = 30.0  # grey levels against the last settled frame
     hand_cell_fraction: float = 0.3  # of a cell changed: the cell is covered
-    hand_cells: int = 3  # a covered region this big reaching over the edge: a hand
+    hand_cells: int = 5  # a covered region this big reaching over the edge: a hand
     hand_inner_cells: int = 7  # or this big anywhere
+    hand_still_seconds: float = 1.0  # a "hand" with no motion this long is a board change
     settle_frames: int = 4  # agreeing still frames before a snapshot
     settle_seconds: float = 0.3  # and at least this long

@@ -9,7 +9,9 @@ and settled views, the empty-board reference).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import math
 import statistics
 import time
 from collections import defaultdict
@@ -66,6 +68,8 @@ class BoardPipeline:
         self._settled: Grey | None = None
         self._last_grey: Grey | None = None
         self._last_warp: Image | None = None
+        self._last_motion = -math.inf
+        self._still = 0
 
     def process(self, frame: Image, timestamp: float) -> FrameReading:
         config, hook = self.config, self.hook
@@ -75,8 +79,17 @@ class BoardPipeline:
         disturbance = run_stage(hook, "disturbance", detect_disturbance, config, grey,
                                 self._previous, self._settled)
         self._previous = grey
+        self._still = 0 if disturbance.moving else self._still + 1
+        if disturbance.moving:
+            self._last_motion = timestamp
+        elif disturbance.hand and timestamp - self._last_motion >= config.hand_still_seconds:
+            # Nothing has moved for a while: no hand is that still. The change is
+            # the board itself (a move, or the light), so it may settle.
+            disturbance = dataclasses.replace(disturbance, hand=False)
         self._last_grey, self._last_warp = grey, warped
         aligned = alignment >= config.check_min_ratio
+        if self._still >= config.settle_frames and not disturbance.hand and aligned:
+            self._settled = grey  # hands are judged against the last still view
         reading = None
         if disturbance.still:
             reading = run_stage(hook, "squares", read_squares, config, self.sampler, warped,
@@ -84,9 +97,8 @@ class BoardPipeline:
         return FrameReading(timestamp, reading, disturbance, alignment, aligned)
 
     def mark_settled(self, empty: bool) -> None:
-        """The last frame was settled: compare hands against it; if the board is empty
-        and there is no reference yet, it becomes the empty-board reference."""
-        self._settled = self._last_grey
+        """The last frame was settled: if the board is empty and there is no
+        reference yet, it becomes the empty-board reference."""
         if empty and self.reference is None and self._last_warp is not None:
             LOGGER.info("empty board seen: using it as the reference")
             self.reference = self._last_warp

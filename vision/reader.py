@@ -224,7 +224,9 @@ class CameraBoardReader:
         assert self.pipeline is not None
         result = self.pipeline.process(frame, timestamp)
         self.last_result = result
-        if result.disturbance.still and not result.aligned:
+        # A bumped camera changes the whole view, which also looks like a hand
+        # against the last settled frame: only motion postpones the check.
+        if not result.disturbance.moving and not result.aligned:
             self._misaligned += 1
             if self._misaligned >= self.config.check_failures_to_relocate:
                 on_status(SourceStatus(self.name, True, "the board moved; looking for it again"))

@@ -75,8 +75,9 @@ class Camera:
         cam = (points * _FLIP - np.array(self.position)) @ rot.T
         z = np.maximum(cam[:, 2], 1e-6)
         w, h = self.size
-        return np.stack([self.focal * cam[:, 0] / z + w / 2,
-                         self.focal * cam[:, 1] / z + h / 2], axis=1)
+        out = np.stack([self.focal * cam[:, 0] / z + w / 2,
+                        self.focal * cam[:, 1] / z + h / 2], axis=1)
+        return np.clip(out, -20 * w, 20 * w)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,8 +147,9 @@ def _look_at(position: Vec, target: Vec, up: Vec) -> tuple[tuple[float, ...], ..
 
 
 def random_camera(rng: np.random.Generator, square_mm: float,
-                  size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0) -> Camera:
-    """A camera above the table that sees the whole board plus most of a square around it."""
+                  size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0,
+                  margin_squares: float = 0.6) -> Camera:
+    """A camera above the table that sees the board and ``margin_squares`` around it."""
     w, h = size
     half = 4 * square_mm
     for _ in range(200):
@@ -165,7 +167,7 @@ def random_camera(rng: np.random.Generator, square_mm: float,
             continue
         focal = rng.uniform(0.7, 1.3) * w
         camera = Camera(tuple(position), _look_at(position, target, up), focal, size)
-        m = half + 0.6 * square_mm
+        m = half + margin_squares * square_mm
         outer = np.array([[-m, -m, 0], [m, -m, 0], [m, m, 0], [-m, m, 0]], dtype=np.float64)
         pts = camera.project(outer)
         inner = camera.project(outer * (half / m))
@@ -216,8 +218,10 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
         "black": tuple(int(v) for v in rng.integers(20, 55, 3)),  # type: ignore[dict-item]
         "blue": (int(rng.integers(170, 235)), int(rng.integers(70, 130)), int(rng.integers(0, 50))),
     }
+    with_markers = bool(rng.random() < 0.5) if markers is None else markers
     return Scene(
-        camera=random_camera(rng, square_mm, size, max_tilt_deg),
+        camera=random_camera(rng, square_mm, size, max_tilt_deg,
+                             1.25 if with_markers else 0.6),
         scheme=scheme,
         square_mm=square_mm,
         pieces=random_pieces(rng, rng.uniform(0.0, 0.6) if fraction is None else fraction),
@@ -229,7 +233,7 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
         noise=rng.uniform(1.0, 5.0),
         blur=rng.uniform(0.0, 1.1),
         jpeg_quality=int(rng.integers(45, 95)),
-        markers=bool(rng.random() < 0.5) if markers is None else markers,
+        markers=with_markers,
         hand=random_hand(rng, square_mm) if hand else None,
         shadow_strength=rng.uniform(0.25, 0.55),
     )
@@ -337,11 +341,11 @@ def _hand_polygons(scene: Scene, hand: Hand) -> list[tuple[Vec, BGR]]:
         polys.append((np.array([[p[0], p[1], zz] for p, zz in zip(points, zs, strict=True)]),
                       colour))
 
-    arm_len = 20 * s
+    arm_len = 9 * s
     wrist = centre - d * 0.9 * s
     far = wrist - d * arm_len
     poly([wrist + n * 0.75 * s, wrist - n * 0.75 * s, far - n * 1.0 * s, far + n * 1.0 * s],
-         [z, z, z + 8 * s, z + 8 * s], hand.sleeve)
+         [z, z, z + 3 * s, z + 3 * s], hand.sleeve)
     angles = np.linspace(0, 2 * math.pi, 20, endpoint=False)
     palm = [centre + d * 0.9 * s * math.cos(a) + n * 0.8 * s * math.sin(a) for a in angles]
     poly(palm, z, hand.skin)
@@ -478,6 +482,21 @@ def hand_path(scene: Scene, target: chess.Square, frames: int,
     return hands
 
 
+def hand_over_board(scene: Scene, hand: Hand) -> bool:
+    """Whether any part of the hand or arm is seen over the board (or within half a
+    square of its edge) in the picture."""
+    w, h = scene.camera.size
+    half = 4.5 * scene.square_mm
+    board = np.zeros((h, w), np.uint8)
+    quad = scene.camera.project(np.array([[-half, -half, 0], [half, -half, 0], [half, half, 0],
+                                          [-half, half, 0]], np.float64))
+    cv2.fillConvexPoly(board, np.round(quad).astype(np.int32), 1)
+    arm = np.zeros_like(board)
+    for pts, _ in _hand_polygons(scene, hand):
+        cv2.fillPoly(arm, [np.round(scene.camera.project(pts)).astype(np.int32)], 1)
+    return bool((board & arm).any())
+
+
 def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
           still_frames: int = 8, hand_frames: int = 10, seed: int = 0) -> list[VideoFrame]:
     """Frames of a game: still board, then for each position in ``moves`` a hand
@@ -491,7 +510,8 @@ def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
     def shoot(s: Scene, hand: bool) -> None:
         nonlocal counter
         counter += 1
-        frames.append(VideoFrame(render(s, counter), tuple(s.grid()), hand))
+        over = hand and s.hand is not None and hand_over_board(s, s.hand)
+        frames.append(VideoFrame(render(s, counter), tuple(s.grid()), over))
 
     for _ in range(still_frames):
         shoot(current, False)

@@ -1,0 +1,62 @@
+"""Board geometry: corner order, orientation, parsing and storing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import synthetic
+from vision.calibration import Calibration, load_calibration, save_calibration
+from vision.errors import CalibrationError
+from vision.geometry import BoardGeometry, parse_corners
+
+QUAD = [(10.0, 20.0), (110.0, 22.0), (108.0, 120.0), (12.0, 118.0)]
+
+
+@pytest.mark.parametrize(("rotation", "a8"), [(0, 0), (90, 3), (180, 2), (270, 1)])
+def test_rotation_picks_the_corner_that_becomes_a8(rotation: int, a8: int) -> None:
+    geometry = BoardGeometry.from_image_quad(QUAD, rotation)
+    assert geometry.corners[0] == QUAD[a8]
+    # Going round clockwise from a8: h8, h1, a1.
+    assert geometry.corners[1] == QUAD[(a8 + 1) % 4]
+
+
+def test_rotated_four_times_is_the_same() -> None:
+    geometry = BoardGeometry(tuple(QUAD))  # type: ignore[arg-type]
+    assert geometry.rotated(4) == geometry
+    assert geometry.rotated(1).rotated(3) == geometry
+
+
+@pytest.mark.parametrize("text", ["1,2,3", "a,b,c,d,e,f,g,h", "0,0,0,0,0,0,0,0",
+                                  "0,0,100,100,100,0,0,100"])
+def test_bad_corners_are_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(CalibrationError) as info:
+        BoardGeometry(parse_corners(text))
+    assert str(info.value)
+
+
+def test_camera_position_is_estimated_from_the_corners() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        scene = synthetic.random_scene(rng, fraction=0.0)
+        cam = np.array(scene.camera.position) * np.array([1.0, -1.0, 1.0])  # board coordinates
+        s = scene.square_mm
+        truth = (cam[0] / s + 4, cam[1] / s + 4, cam[2] / s)
+        x, y, h = scene.geometry().camera_position()
+        assert abs(h - truth[2]) < 0.25 * truth[2]
+        assert abs(x - truth[0]) < 0.2 * truth[2] and abs(y - truth[1]) < 0.2 * truth[2]
+
+
+def test_calibration_round_trip_and_broken_files(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("RAINDROP_CONFIG_DIR", str(tmp_path))
+    assert load_calibration() is None
+    calibration = Calibration(BoardGeometry(tuple(QUAD), (640, 480)), "markers", "0")  # type: ignore[arg-type]
+    path = save_calibration(calibration)
+    assert path.parent == tmp_path
+    assert load_calibration() == calibration
+    path.write_text("{not json")
+    with pytest.raises(CalibrationError, match="not valid JSON"):
+        load_calibration()
+    path.write_text('{"version": 1, "geometry": {"corners_a8_h8_h1_a1": [[0, 0]]}}')
+    with pytest.raises(CalibrationError, match="calibrate"):
+        load_calibration()

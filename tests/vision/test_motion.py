@@ -1,0 +1,85 @@
+"""Settling: only a run of still, agreeing frames becomes a snapshot."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import chess
+import numpy as np
+
+from vision import synthetic
+from vision.config import VisionConfig
+from vision.geometry import warp
+from vision.motion import Disturbance, FrameReading, Settler, detect_disturbance, small_grey
+from vision.squares import SquareReading
+
+CONFIG = VisionConfig()
+STILL = Disturbance(moving=False, hand=False, motion=0.0, reach=0)
+EMPTY = ("........",) * 8
+ONE = ("........",) * 4 + ("....w...",) + ("........",) * 3
+
+
+def frame(t: float, grid: tuple[str, ...] | None, disturbance: Disturbance = STILL,
+          aligned: bool = True) -> FrameReading:
+    reading = None if grid is None else SquareReading(grid, (0.0,) * 64)
+    return FrameReading(t, reading, disturbance, 3.0, aligned)
+
+
+def test_a_snapshot_needs_enough_agreeing_frames_and_time() -> None:
+    settler = Settler(CONFIG, "camera")
+    sent = [settler.feed(frame(i * 0.1, ONE)) for i in range(CONFIG.settle_frames + 2)]
+    # Sent once, on the frame that completes the run, then not again.
+    assert [s is not None for s in sent] == [False] * (CONFIG.settle_frames - 1) + [True, False,
+                                                                                    False]
+    snapshot = next(s for s in sent if s is not None)
+    assert snapshot.occupied == chess.SquareSet([chess.E4])
+    assert dict(snapshot.colors or {}) == {chess.E4: "white"}
+    assert snapshot.source == "camera"
+
+
+def test_the_same_board_is_not_sent_twice_and_disturbance_restarts_the_run() -> None:
+    settler = Settler(CONFIG)
+    results = []
+    hand = dataclasses.replace(STILL, hand=True)
+    moving = dataclasses.replace(STILL, moving=True)
+    timeline = [EMPTY] * 6 + [None] + [ONE] * 2 + ["hand"] + [ONE] * 2 + ["moving"] \
+        + [ONE] * 6 + [ONE] * 5
+    for i, item in enumerate(timeline):
+        if item == "hand":
+            results.append(settler.feed(frame(i * 0.1, ONE, hand)))
+        elif item == "moving":
+            results.append(settler.feed(frame(i * 0.1, ONE, moving)))
+        else:
+            results.append(settler.feed(frame(i * 0.1, item)))  # type: ignore[arg-type]
+    sent = [(i, r.mask) for i, r in enumerate(results) if r is not None]
+    assert [mask for _, mask in sent] == [0, chess.BB_E4]
+    assert sent[1][0] == 12 + CONFIG.settle_frames  # the run after the last disturbance
+
+
+def test_a_misaligned_frame_never_settles() -> None:
+    settler = Settler(CONFIG)
+    assert all(settler.feed(frame(i * 0.1, ONE, aligned=False)) is None for i in range(20))
+
+
+def test_a_hand_over_the_board_is_seen_and_a_placed_piece_is_not_a_hand() -> None:
+    rng = np.random.default_rng(31)
+    hands = pieces = 0
+    for index in range(6):
+        scene = synthetic.random_scene(rng, fraction=0.3, markers=False)
+        geometry = scene.geometry()
+        settled = small_grey(CONFIG, warp(CONFIG, synthetic.render(scene, index), geometry))
+        placed = dict(scene.pieces)
+        placed[chess.E4] = ("black", chess.QUEEN)
+        after = small_grey(CONFIG, warp(CONFIG, synthetic.render(scene.with_pieces(placed),
+                                                                 index + 100), geometry))
+        assert not detect_disturbance(CONFIG, after, after, settled).hand
+        pieces += 1
+        hand = synthetic.random_hand(rng, scene.square_mm)
+        with_hand = scene.with_pieces(scene.pieces, hand)
+        if not synthetic.hand_over_board(with_hand, hand):
+            continue
+        now = small_grey(CONFIG, warp(CONFIG, synthetic.render(with_hand, index + 200),
+                                      geometry))
+        assert detect_disturbance(CONFIG, now, now, settled).hand
+        hands += 1
+    assert hands >= 3 and pieces == 6

@@ -1,0 +1,307 @@
+"""``raindrop vision``: markers, calibrate, classify and watch.
+
+Registered through the ``raindrop.commands`` entry point; each subcommand
+returns an exit code and raises ``CommandError`` for what the user must fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cli import CommandError
+from companion.sensors.snapshot import BoardSnapshot
+from companion.sensors.source import SourceStatus
+from vision.calibration import Calibration, load_calibration, save_calibration
+from vision.config import VisionConfig
+from vision.errors import VisionError
+from vision.geometry import BoardGeometry, Image, parse_corners, warp
+from vision.locate import Located, locate
+from vision.markers import write_sheet
+from vision.reader import CameraBoardReader, open_capture, parse_source
+from vision.squares import make_sampler, read_squares
+
+LOGGER = logging.getLogger(__name__)
+
+IMAGE_CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
+_CORNER_POINTS = {"top-left": (0.0, 0.0), "top-right": (1.0, 0.0),
+                  "bottom-right": (1.0, 1.0), "bottom-left": (0.0, 1.0)}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "vision", help="the camera board reader: markers, calibration, reading a photo",
+        description="Set up and test the camera that watches the board.")
+    sub = parser.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
+
+    markers = sub.add_parser("markers", help="write the printable corner-marker sheet")
+    markers.add_argument("--out", type=Path, default=Path("raindrop-markers.pdf"),
+                         help="FILE.pdf or FILE.png (true size; print at 100%%)")
+    markers.add_argument("--size", type=float, default=30.0, metavar="MM",
+                         help="marker side in millimetres (default 30)")
+    markers.set_defaults(func=run_markers)
+
+    calibrate = sub.add_parser("calibrate", help="find the board and store where it is")
+    calibrate.add_argument("source", help="camera number, video file, URL or a photo")
+    calibrate.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y",
+                           help="the board's outer corners by hand: a8, h8, h1, a1")
+    calibrate.add_argument("--a1", choices=IMAGE_CORNERS,
+                           help="which corner of the picture a1 is in (asked when needed)")
+    calibrate.add_argument("--frames", type=int, default=150,
+                           help="frames to try before giving up (default 150)")
+    _calibration_option(calibrate)
+    calibrate.set_defaults(func=run_calibrate)
+
+    classify = sub.add_parser("classify", help="read the squares of one photo")
+    classify.add_argument("image", type=Path, help="the photo")
+    classify.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y",
+                          help="outer corners of the squares in pixels: a8, h8, h1, a1")
+    classify.add_argument("--reference", type=Path, metavar="EMPTY",
+                          help="a photo of the empty board from the same camera position")
+    classify.add_argument("--json", action="store_true",
+                          help='print {"grid": [8 strings], ...} as JSON')
+    _calibration_option(classify)
+    classify.set_defaults(func=run_classify)
+
+    watch = sub.add_parser("watch", help="print every settled board the camera sees")
+    watch.add_argument("source", nargs="?", default="",
+                       help="camera number (default 0), video file or URL")
+    watch.add_argument("--seconds", type=float, default=0.0,
+                       help="stop after this long (default: until Ctrl-C or the video ends)")
+    watch.add_argument("--preview", type=Path, metavar="FILE.png",
+                       help="keep writing the latest frame with the board drawn on it")
+    _calibration_option(watch)
+    watch.set_defaults(func=run_watch)
+
+
+def _calibration_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--calibration", type=Path, metavar="FILE",
+                        help="calibration file (default: camera.json in the user config "
+                             "directory, or $RAINDROP_CONFIG_DIR)")
+
+
+def _load(args: argparse.Namespace) -> Calibration | None:
+    try:
+        return load_calibration(args.calibration)
+    except VisionError as error:
+        raise CommandError(str(error)) from None
+
+
+def format_grid(grid: tuple[str, ...] | list[str]) -> str:
+    return "\n".join(grid)
+
+
+# markers -----------------------------------------------------------------------
+
+def run_markers(args: argparse.Namespace) -> int:
+    try:
+        write_sheet(args.out, args.size)
+    except VisionError as error:
+        raise CommandError(str(error)) from None
+    except OSError as error:
+        raise CommandError(f"cannot write {args.out}: {error.strerror}") from None
+    print(f"wrote {args.out}: markers 0-3 for a8, h8, h1, a1, {args.size:g} mm; "
+          "print at 100% scale")
+    return 0
+
+
+# calibrate ---------------------------------------------------------------------
+
+def orient(geometry: BoardGeometry, a1_corner: str) -> BoardGeometry:
+    """``geometry`` turned so a1 is the board corner nearest that corner of the picture."""
+    w, h = geometry.image_size
+    if not w or not h:
+        xs = [p[0] for p in geometry.corners]
+        ys = [p[1] for p in geometry.corners]
+        w, h = int(max(xs)) + 1, int(max(ys)) + 1
+    fx, fy = _CORNER_POINTS[a1_corner]
+    target = (fx * w, fy * h)
+    index = min(range(4), key=lambda i: (geometry.corners[i][0] - target[0]) ** 2
+                + (geometry.corners[i][1] - target[1]) ** 2)
+    return geometry.rotated((3 - index) % 4)
+
+
+def _ask_a1() -> str:
+    prompt = "Which corner of the picture is a1? [bottom-left/bottom-right/top-left/top-right] "
+    while True:
+        answer = input(prompt).strip().lower() or "bottom-left"
+        for name in IMAGE_CORNERS:
+            if name.startswith(answer) or (name.replace("-", "")[:2] == answer[:2] \
+                    and len(answer) <= 2):
+                return name
+        print("please answer one of: " + ", ".join(IMAGE_CORNERS))
+
+
+def _frames(source: str, limit: int):  # type: ignore[no-untyped-def]
+    """Frames from a photo (one) or a video source (up to ``limit``)."""
+    path = Path(source)
+    if path.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".webp") and path.exists():
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise CommandError(f"cannot read the image {source!r}")
+        yield image
+        return
+    try:
+        capture = open_capture(parse_source(source))
+    except VisionError as error:
+        raise CommandError(str(error)) from None
+    try:
+        for _ in range(limit):
+            ok, frame = capture.read()
+            if ok and frame is not None:
+                yield frame
+    finally:
+        capture.release()
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    config = VisionConfig()
+    located: Located | None = None
+    last_error = "no frame could be read"
+    for frame in _frames(args.source, args.frames):
+        h, w = frame.shape[:2]
+        if args.corners:
+            try:
+                located = Located(BoardGeometry(parse_corners(args.corners), (w, h)), "manual")
+            except VisionError as error:
+                raise CommandError(str(error)) from None
+            break
+        try:
+            located = locate(config, frame)
+            break
+        except VisionError as error:
+            last_error = str(error)
+    if located is None:
+        raise CommandError(f"board not found in {args.source!r}: {last_error}")
+    geometry = located.geometry
+    if args.a1:
+        geometry = orient(geometry, args.a1)
+    elif not located.oriented:
+        geometry = orient(geometry, _ask_a1() if sys.stdin.isatty() else "bottom-left")
+    path = save_calibration(Calibration(geometry, located.method, args.source),
+                            args.calibration)
+    corners = ", ".join(f"{n} ({x:.0f}, {y:.0f})" for n, (x, y) in
+                        zip(("a8", "h8", "h1", "a1"), geometry.corners, strict=True))
+    print(f"board found ({located.method}): {corners}")
+    print(f"saved to {path}")
+    return 0
+
+
+# classify ----------------------------------------------------------------------
+
+def _read_image(path: Path, what: str = "image") -> Image:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        reason = "no such file" if not path.exists() else "not an image OpenCV can decode"
+        raise CommandError(f"cannot read the {what} {str(path)!r}: {reason}")
+    return np.asarray(image, np.uint8)
+
+
+def classify_image(config: VisionConfig, image: Image, geometry: BoardGeometry,
+                   reference: Image | None = None) -> tuple[str, ...]:
+    """The grid of one photo with a known geometry (rank 8 first)."""
+    sampler = make_sampler(config, geometry)
+    ref_warp = warp(config, reference, geometry) if reference is not None else None
+    return read_squares(config, sampler, warp(config, image, geometry), ref_warp).grid
+
+
+def run_classify(args: argparse.Namespace) -> int:
+    config = VisionConfig()
+    image = _read_image(args.image)
+    h, w = image.shape[:2]
+    if args.corners:
+        try:
+            located = Located(BoardGeometry(parse_corners(args.corners), (w, h)), "manual")
+        except VisionError as error:
+            raise CommandError(str(error)) from None
+    else:
+        calibration = _load(args)
+        if calibration is not None and calibration.geometry.image_size == (w, h):
+            located = Located(calibration.geometry, calibration.method)
+        else:
+            try:
+                located = locate(config, image)
+            except VisionError as error:
+                raise CommandError(f"{error}; or give the corners with --corners") from None
+    reference = None
+    if args.reference:
+        reference = _read_image(args.reference, "reference image")
+        if reference.shape != image.shape:
+            raise CommandError("the reference photo must be the same size as the image")
+    grid = classify_image(config, image, located.geometry, reference)
+    if args.json:
+        print(json.dumps({"grid": list(grid), "method": located.method,
+                          "corners_a8_h8_h1_a1": [list(p) for p in located.geometry.corners]}))
+    else:
+        print(format_grid(grid))
+    return 0
+
+
+# watch -------------------------------------------------------------------------
+
+def _draw_preview(reader: CameraBoardReader, path: Path) -> None:
+    frame = reader.last_frame
+    if frame is None:
+        return
+    image = frame.copy()
+    if reader.located is not None:
+        pts = np.array(reader.located.geometry.corners, np.int32).reshape(-1, 1, 2)
+        cv2.polylines(image, [pts], True, (0, 200, 0), 2)
+        a8 = reader.located.geometry.corners[0]
+        cv2.putText(image, "a8", (int(a8[0]) + 4, int(a8[1]) - 4),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 200, 0), 2)
+    cv2.imwrite(str(path), image)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    try:
+        source = parse_source(args.source)
+    except VisionError as error:
+        raise CommandError(str(error)) from None
+    reader = CameraBoardReader(source, calibration=_load(args))
+    lock = threading.Lock()
+
+    def on_snapshot(snapshot: BoardSnapshot) -> None:
+        with lock:
+            print(f"[{snapshot.timestamp:8.2f}s] board:")
+            print(format_grid(_grid_of(snapshot)), flush=True)
+            if args.preview:
+                _draw_preview(reader, args.preview)
+
+    def on_status(status: SourceStatus) -> None:
+        with lock:
+            state = "" if status.connected else " (disconnected)"
+            print(f"camera: {status.message}{state}", flush=True)
+
+    reader.start(on_snapshot, on_status)
+    deadline = time.monotonic() + args.seconds if args.seconds > 0 else None
+    try:
+        while not reader.wait(0.2):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+    finally:
+        reader.stop()
+    return 0
+
+
+def _grid_of(snapshot: BoardSnapshot) -> tuple[str, ...]:
+    import chess
+
+    letters = {"white": "w", "black": "b", "blue": "u"}
+    rows = []
+    for rank in range(7, -1, -1):
+        row = ""
+        for file in range(8):
+            square = chess.square(file, rank)
+            colour = snapshot.colors.get(square) if snapshot.colors else None
+            row += "." if square not in snapshot.occupied else letters.get(colour or "", "?")
+        rows.append(row)
+    return tuple(rows)
