@@ -139,6 +139,13 @@ def check_membership(board: RaindropBoard) -> None:
     candidates.add(chess.Move.null())
     for move in candidates | generated:
         assert (move in board.legal_moves) == (move in generated), move
+    # The square masks python-chess's helpers pass (captures, moves of a piece kind).
+    for from_mask, to_mask in ((chess.BB_ALL, board.occupied_co[not board.turn]),
+                               (board.pawns | board.kings, chess.BB_ALL),
+                               (chess.BB_LIGHT_SQUARES, chess.BB_DARK_SQUARES | chess.BB_RANK_4)):
+        masked = set(board.generate_legal_moves(from_mask, to_mask))
+        assert masked == {m for m in generated if chess.BB_SQUARES[m.from_square] & from_mask
+                          and chess.BB_SQUARES[m.to_square] & to_mask}
 
 
 def check_against_simple_generator(board: RaindropBoard) -> None:
