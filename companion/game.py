@@ -320,7 +320,8 @@ class Game:
     @contextmanager
     def _transaction(self) -> Iterator[list[GameEvent]]:
         """Collect events of one change; on any failure restore board and decks."""
-        saved_board = self._board.copy()
+        saved_actions = len(self._board.actions)
+        saved_top = self._board.peek_action() if saved_actions else None
         saved_decks = self._decks.copy()
         saved_texts = list(self._texts)
         saved_redo = list(self._redo)
@@ -331,7 +332,8 @@ class Game:
         try:
             yield items
         except BaseException:
-            self._board, self._decks = saved_board, saved_decks
+            self._restore_board(saved_actions, saved_top)
+            self._decks = saved_decks
             self._texts, self._redo = saved_texts, saved_redo
             self._result, self._draw_offer, self._paused = saved_result, saved_offer, \
                 saved_paused
@@ -343,6 +345,24 @@ class Game:
             if self.clock is not None:
                 self.clock.stop()
             items.append(events.GameOver(outcome))
+
+    def _restore_board(self, count: int, top: Action | None) -> None:
+        """Roll the board back to ``count`` actions (only ever forward of it, or one
+        undone action to replay)."""
+        board = self._board
+        while len(board.actions) > count:
+            board.pop()
+        if len(board.actions) < count and top is not None:
+            # An undo failed after popping: replay the popped action.
+            if top.kind == ActionKind.FLIP:
+                assert top.card is not None
+                board.flip(top.card)
+            elif top.kind == ActionKind.MOVE:
+                assert top.move is not None
+                board.push(top.move)
+            else:
+                assert top.square is not None
+                board.push_removal(top.square)
 
     def _record(self, entry: dict[str, Any]) -> None:
         """Write an entry to the journal (fsync inside) before anyone hears of it."""
@@ -547,6 +567,7 @@ class Game:
 
     def undo(self) -> None:
         """Take back the last action (a flip too: its card goes back on top)."""
+        self._check_time()
         if self._result is not None:
             raise GameOverError(f"the game is over ({self._result.describe()}); it cannot "
                                 f"be taken back")

@@ -405,8 +405,13 @@ class TerminalSession:
                          f"commands.")
             else:
                 self.say(f"Illegal: {error}")
+        except JournalError as error:
+            self.say(f"Not done: the action could not be saved ({error}).")
         except ValueError as error:
             self.say(f"Not understood: {error}")
+        except OSError as error:
+            self.say(f"Not done: the action could not be saved to the journal ({error}); "
+                     f"the game is unchanged.")
         return True
 
     def color_arg(self, args: list[str], default: chess.Color) -> chess.Color:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -57,9 +58,22 @@ def crash_trial(tmp_path: Path, trial: int) -> dict[str, int]:
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(("\n".join(lines) + "\n").encode())
     process.stdin.flush()
-    time.sleep(rng.uniform(0.2, 2.0))
+    early = b""
+    if rng.random() < 0.1:
+        time.sleep(rng.uniform(0.0, 0.6))  # maybe before the game has started
+    else:
+        # Wait for the first prompt (the game is running), then a random moment.
+        deadline = time.monotonic() + 60
+        while b"> " not in early and time.monotonic() < deadline:
+            ready, _, _ = select.select([process.stdout], [], [], 1.0)
+            if ready:
+                chunk = os.read(process.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                early += chunk
+        time.sleep(rng.uniform(0.0, 0.5))
     os.kill(process.pid, signal.SIGKILL)
-    out = process.stdout.read().decode(errors="replace")
+    out = (early + process.stdout.read()).decode(errors="replace")
     process.wait()
     process.stdin.close()
     process.stdout.close()
@@ -69,7 +83,7 @@ def crash_trial(tmp_path: Path, trial: int) -> dict[str, int]:
     found = journals(data)
     if not found:
         assert acknowledged == 0
-        return {"entries": 0, "acknowledged": 0, "torn": 0, "empty": 1}
+        return {"entries": 0, "acknowledged": 0, "torn": 0, "empty": 1, "mid_game": 0}
     assert len(found) == 1
     try:
         resumed = resume(found[0])
@@ -77,7 +91,7 @@ def crash_trial(tmp_path: Path, trial: int) -> dict[str, int]:
         # Killed while the header was being written: nothing was acknowledged.
         assert "no complete header" in str(error)
         assert acknowledged == 0
-        return {"entries": 0, "acknowledged": 0, "torn": 0, "empty": 1}
+        return {"entries": 0, "acknowledged": 0, "torn": 0, "empty": 1, "mid_game": 0}
     entries = resumed.game.entries
     assert acknowledged <= entries <= len(lines), (acknowledged, entries)
     reference = Game(rules, seed=seed)
@@ -96,12 +110,13 @@ def crash_trial(tmp_path: Path, trial: int) -> dict[str, int]:
     assert game.export_deck_order() == reference.export_deck_order()
     resumed.journal.close()
     return {"entries": entries, "acknowledged": acknowledged,
-            "torn": int(bool(resumed.warnings)), "empty": 0}
+            "torn": int(bool(resumed.warnings)), "empty": 0,
+            "mid_game": int(0 < entries < len(lines))}
 
 
 @pytest.mark.slow
 def test_kill_9_at_random_moments_then_resume(tmp_path: Path) -> None:
-    totals = {"entries": 0, "acknowledged": 0, "torn": 0, "empty": 0}
+    totals = {"entries": 0, "acknowledged": 0, "torn": 0, "empty": 0, "mid_game": 0}
     for trial in range(TRIALS):
         result = crash_trial(tmp_path, trial)
         for key, value in result.items():

@@ -231,3 +231,38 @@ def test_resume_of_a_finished_game(tmp_path: Path) -> None:
     resumed = resume(journal.path)
     assert resumed.game.outcome == game.outcome
     resumed.journal.close()
+
+
+class _FullDisk:
+    """A recorder whose writes fail after ``ok`` entries (a full disk)."""
+
+    def __init__(self, ok: int) -> None:
+        self.ok = ok
+        self.entries: list[dict[str, object]] = []
+
+    def begin(self, header: dict[str, object]) -> None:
+        pass
+
+    def append(self, entry: dict[str, object]) -> None:
+        if len(self.entries) >= self.ok:
+            raise OSError(28, "No space left on device")
+        self.entries.append(entry)
+
+
+def test_a_failed_write_leaves_the_game_unchanged_and_silent() -> None:
+    recorder = _FullDisk(ok=2)
+    game = Game(seed=8, journal=recorder)
+    seen: list[events.GameEvent] = []
+    game.subscribe(seen.append)
+    game.flip()
+    game.play(game.legal_moves()[0])
+    before = (game.rfen(), game.export_deck_order(), game.san_history(), len(seen))
+    with pytest.raises(OSError, match="No space"):
+        game.flip()
+    assert (game.rfen(), game.export_deck_order(), game.san_history(), len(seen)) == before
+    with pytest.raises(OSError):
+        game.undo()
+    assert game.rfen() == before[0]
+    recorder.ok = 10
+    game.flip()
+    assert len(recorder.entries) == 3

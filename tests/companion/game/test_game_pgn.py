@@ -22,6 +22,7 @@ RULE_SETS = [
     HouseRules(coloured_bishop_cards=True, jokers_per_deck=1),
     HouseRules(jokers_per_deck=2, joker_effect="remove_piece"),
     HouseRules(blue_pieces="QN", blue_returns_when_captured=True),
+    HouseRules(blue_pieces="QN", failed_rescue="return"),
 ]
 
 
@@ -58,7 +59,7 @@ def test_round_trip_replays_action_for_action() -> None:
 
 
 def test_chess_pgn_reads_the_files_without_errors() -> None:
-    for game in _games(24):
+    for game in _games(28):
         if game.rules.joker_effect == "remove_piece" or game.rules.blue_returns_when_captured:
             continue  # see docs/pgn.md: chess.pgn's board knows only the default rules
         parsed = chess.pgn.read_game(io.StringIO(game.pgn()))
