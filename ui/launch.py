@@ -1,0 +1,46 @@
+"""Starting Kivy the way the app needs it: environment and window configured
+before Kivy is first imported, then the app run (optionally with the demo and
+a screenshot)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+
+LOGGER = logging.getLogger(__name__)
+
+DEFAULT_SIZE = (1280, 800)
+
+
+def configure(size: tuple[int, int] | None = None, *, quiet: bool = False) -> None:
+    """Set Kivy's environment and window before its first import (no-op for what is set)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    if quiet:
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+        os.environ.setdefault("KIVY_NO_FILELOG", "1")
+        os.environ.setdefault("KIVY_USE_DEFAULTCONFIG", "1")
+        os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="raindrop-kivy-"))
+    from kivy.config import Config
+
+    width, height = size or DEFAULT_SIZE
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    Config.set("graphics", "resizable", "1")
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+    Config.set("kivy", "exit_on_escape", "0")
+
+
+def launch(*, board: str = "sim", demo: bool = False, screenshot: str | None = None,
+           size: tuple[int, int] | None = None) -> int:
+    """Run the app; returns the exit status."""
+    configure(size, quiet=screenshot is not None)
+    from ui.app import RaindropApp
+
+    app = RaindropApp(board=board)
+    if demo or screenshot:
+        from ui.demo import DemoDriver
+
+        DemoDriver(app, screenshot=screenshot, play=demo).attach()
+    app.run()
+    return 0 if app.exit_problem is None else 1

@@ -1,0 +1,29 @@
+"""Where the app writes exported PGNs (journals live where companion.journal keeps them)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import platformdirs
+
+from companion import journal
+
+LOGGER = logging.getLogger(__name__)
+
+
+def export_dir() -> Path:
+    """The user's documents folder, in a ``Raindropchess`` folder; under the data folder
+    instead when ``RAINDROP_DATA_DIR`` is set (tests, portable installs)."""
+    if os.environ.get(journal.ENV_DATA_DIR):
+        base = journal.data_dir() / "exports"
+    else:
+        base = Path(platformdirs.user_documents_dir()) / "Raindropchess"
+    base.mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def settings_path() -> Path:
+    """The app's own settings file (next to the games)."""
+    return journal.data_dir() / "app-settings.json"

@@ -1,0 +1,1 @@
+"""The app's screens: one Python class and one .kv rule each."""

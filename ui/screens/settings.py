@@ -1,0 +1,51 @@
+"""The settings screen: player names and how the table is laid out. Looks in
+``settings.kv``."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+import ui.widgets.common
+import ui.widgets.segmented  # noqa: F401
+from companion import journal
+from ui import paths
+from ui.settings import AppSettings
+
+LOGGER = logging.getLogger(__name__)
+
+
+class SettingsScreen(Screen):
+    """Edits an :class:`ui.settings.AppSettings`; ``save`` writes it."""
+
+    settings = ObjectProperty(None, allownone=True)
+    face_to_face = BooleanProperty(True)
+    saved_text = StringProperty("")
+    data_text = StringProperty("")
+
+    def on_settings(self, _screen: object, settings: AppSettings | None) -> None:
+        if settings is not None:
+            self.face_to_face = settings.face_to_face
+        self.data_text = (f"Games are journalled in {journal.games_dir()}\n"
+                          f"PGN exports go to {paths.export_dir()}")
+
+    def save(self, white: str, black: str) -> None:
+        settings = self.settings
+        if settings is None:
+            return
+        settings.white_name = white.strip() or "White"
+        settings.black_name = black.strip() or "Black"
+        settings.face_to_face = self.face_to_face
+        try:
+            path = settings.save()
+        except OSError as error:
+            self.saved_text = f"Could not save: {error}"
+            return
+        self.saved_text = f"Saved to {path}"
+
+
+Builder.load_file(os.path.join(os.path.dirname(__file__), "settings.kv"))

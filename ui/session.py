@@ -1,0 +1,114 @@
+"""The Kivy side of a game: a :class:`GameSession` holds the game, its
+:class:`ui.table.Table` and, with a sensing board, a :class:`ui.sensing.SensingLink`,
+and publishes what to show as Kivy properties (``view``, ``sensed``).
+
+Game events may arrive on any thread; the session only fires a
+``Clock.create_trigger`` and rebuilds the view on the UI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import chess
+from kivy.clock import Clock
+from kivy.event import EventDispatcher
+from kivy.properties import BooleanProperty, ObjectProperty
+
+from ui.sensing import SensedView, SensingLink
+from ui.table import GameLike, Table, TableView
+
+LOGGER = logging.getLogger(__name__)
+
+CLOCK_INTERVAL = 0.2
+
+
+class GameSession(EventDispatcher):  # type: ignore[misc]
+    """One game on screen. Call everything on the UI thread."""
+
+    view: TableView = ObjectProperty(None, allownone=True)
+    sensed: SensedView | None = ObjectProperty(None, allownone=True)
+    over = BooleanProperty(False)
+
+    def __init__(self, game: GameLike, *, link: SensingLink | None = None,
+                 names: tuple[str, str] = ("White", "Black"), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game = game
+        self._refresh_trigger = Clock.create_trigger(self.refresh, -1)
+        self.table = Table(game, on_change=self._refresh_trigger, names=names)
+        self.link = link
+        if link is not None and link.simulated:
+            self.table.hands = link
+        self._clock_event = None
+        if getattr(game, "clock", None) is not None:
+            self._clock_event = Clock.schedule_interval(self._tick, CLOCK_INTERVAL)
+        if link is not None:
+            link.bind(sensed=self._on_sensed)
+            link.start(self)
+        self.refresh()
+
+    # Redraw ------------------------------------------------------------
+
+    def refresh(self, *_: Any) -> None:
+        """Rebuild the view from the game (UI thread)."""
+        self.view = self.table.view()
+        self.over = self.view.over
+
+    def _on_sensed(self, _link: Any, sensed: SensedView | None) -> None:
+        self.sensed = sensed
+
+    def _tick(self, _dt: float) -> None:
+        if self.game.is_over:
+            return
+        tick = getattr(self.game, "tick", None)
+        if tick is not None:
+            tick()
+
+    # Input (delegated to the table) ---------------------------------------
+
+    def tap(self, square: chess.Square) -> None:
+        self.table.tap(square)
+
+    def flip(self, color: chess.Color) -> None:
+        self.table.flip(color)
+
+    def choose_promotion(self, piece_type: chess.PieceType) -> None:
+        self.table.choose_promotion(piece_type)
+
+    def cancel_promotion(self) -> None:
+        self.table.cancel_promotion()
+
+    def undo(self) -> None:
+        self.table.undo()
+
+    def redo(self) -> None:
+        self.table.redo()
+
+    def offer_draw(self, color: chess.Color) -> None:
+        self._guard(self.table.offer_draw, color)
+
+    def answer_draw(self, color: chess.Color, accept: bool) -> None:
+        self._guard(self.table.answer_draw, color, accept)
+
+    def claim_draw(self) -> bool:
+        return self.table.claim_draw()
+
+    def resign(self, color: chess.Color) -> None:
+        self._guard(self.table.resign, color)
+
+    def _guard(self, action: Any, *args: Any) -> None:
+        try:
+            action(*args)
+        except ValueError as error:
+            LOGGER.info("refused: %s", error)
+            self.table.say(str(error))
+
+    def close(self) -> None:
+        """Stop the clock updates and the sensing board; forget the game's events."""
+        if self._clock_event is not None:
+            self._clock_event.cancel()
+            self._clock_event = None
+        if self.link is not None:
+            self.link.stop()
+        self.table.close()

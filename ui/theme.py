@@ -1,0 +1,50 @@
+"""The app's look in one place: colours (RGBA, 0-1) and the piece palettes.
+
+Plain data (no Kivy), so .kv rules and widgets read the same values.
+"""
+
+from __future__ import annotations
+
+import chess
+
+BACKGROUND = (0.118, 0.141, 0.188, 1)        # deep slate
+SURFACE = (0.176, 0.204, 0.259, 1)           # panels
+SURFACE_RAISED = (0.227, 0.259, 0.322, 1)
+TEXT = (0.95, 0.95, 0.96, 1)
+TEXT_DIM = (0.66, 0.70, 0.77, 1)
+ACCENT = (0.98, 0.75, 0.28, 1)               # amber: the side to move, primary buttons
+DANGER = (0.90, 0.30, 0.28, 1)               # check, failed rescue, resign
+GOOD = (0.36, 0.78, 0.50, 1)
+
+LIGHT_SQUARE = (0.93, 0.86, 0.74, 1)
+DARK_SQUARE = (0.66, 0.50, 0.38, 1)
+COORD_ON_LIGHT = (0.55, 0.40, 0.29, 1)
+COORD_ON_DARK = (0.95, 0.89, 0.79, 1)
+SELECTED = (0.98, 0.80, 0.25, 0.55)
+LAST_MOVE = (0.80, 0.85, 0.30, 0.35)
+TARGET_DOT = (0.10, 0.30, 0.18, 0.45)
+DROP_TARGET = (0.10, 0.45, 0.85, 0.55)
+REMOVE_TARGET = (0.90, 0.25, 0.25, 0.45)
+CHECK_GLOW = (0.95, 0.15, 0.10, 0.75)
+FIX_FRAME = (1.0, 0.45, 0.05, 1)
+
+CARD_FACE = (0.99, 0.98, 0.95, 1)
+CARD_BACK = (0.20, 0.33, 0.55, 1)
+CARD_EDGE = (0.16, 0.16, 0.20, 1)
+
+
+def piece_palette(color: chess.Color, blue: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(fill, outline) for a piece: white, black, light blue (White's promoted
+    pieces) or dark blue (Black's promoted pieces), as the rules file says."""
+    if blue:
+        if color == chess.WHITE:
+            return (0.55, 0.82, 1.0, 1), (0.03, 0.20, 0.50, 1)
+        return (0.10, 0.26, 0.78, 1), (0.78, 0.88, 1.0, 1)
+    if color == chess.WHITE:
+        return (1.0, 1.0, 1.0, 1), (0.10, 0.10, 0.11, 1)
+    return (0.11, 0.11, 0.12, 1), (0.80, 0.80, 0.80, 1)
+
+
+def card_palette(color: chess.Color) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Colours of the piece drawn on a card of ``color``."""
+    return piece_palette(color, False)
