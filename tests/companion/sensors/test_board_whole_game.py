@@ -96,7 +96,7 @@ def test_whole_game_on_the_simulated_board(seed: int, sim_board, reader_for,
                                            recorder: Recorder) -> None:
     steps, final = play_game(seed)
     board = sim_board()
-    reader = reader_for(board.port, recorder, settle_s=0.25)
+    reader = reader_for(board.port, recorder, settle_s=0.35)
     assert recorder.wait_snapshot(0)
     expected = [0]
     for number, step in enumerate(steps, 1):
