@@ -403,8 +403,12 @@ class RaindropBoard(chess.Board):
         if pending:
             if pending != JOKER:
                 piece_type = _CARD_PIECES[pending]
-                for square in chess.scan_forward(self._drop_mask(pending) & from_mask & to_mask):
-                    yield chess.Move(square, square, drop=piece_type)
+                mask = self._drop_mask(pending) & from_mask & to_mask
+                while mask:  # scan_forward, inlined: drops are the bulk of the work here
+                    lowest = mask & -mask
+                    square = lowest.bit_length() - 1
+                    yield chess.Move(square, square, None, piece_type)
+                    mask ^= lowest
             return
         turn = self.turn
         our_pieces = self.occupied_co[turn]
@@ -428,8 +432,10 @@ class RaindropBoard(chess.Board):
             targets = self.attacks_mask(from_square) & targets_mask
             if blockers & chess.BB_SQUARES[from_square]:
                 targets &= chess.ray(king, from_square)
-            for to_square in chess.scan_reversed(targets):
+            while targets:  # scan_reversed, inlined
+                to_square = targets.bit_length() - 1
                 yield Move(from_square, to_square)
+                targets ^= chess.BB_SQUARES[to_square]
         # The king, to squares no opposing piece attacks.
         if king_mask & from_mask:
             them = not turn
