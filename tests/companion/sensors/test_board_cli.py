@@ -1,9 +1,15 @@
-"""``raindrop board monitor|selftest|leds`` against the real firmware on a simulated board."""
+"""``raindrop board monitor|selftest|leds`` and ``raindrop play --board serial:PORT``
+against the real firmware on a simulated board."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
+
 import chess
 import pytest
+from board_test_helpers import eventually
 
 from companion.cli import main
 
@@ -73,3 +79,31 @@ def test_board_without_leds_says_so(sim_board, capsys: pytest.CaptureFixture[str
     board = sim_board(leds=False)
     assert main(["board", "leds", "--port", board.port, "--targets", "a1"]) == 2
     assert "has no LEDs fitted" in capsys.readouterr().err
+
+
+def test_play_with_the_serial_board(sim_board, tmp_path) -> None:
+    """``raindrop play --board serial:PORT``: a flip on the screen, a placement on the board."""
+    board = sim_board()
+    play = subprocess.Popen(
+        [sys.executable, "-m", "companion", "play", "--board", f"serial:{board.port}",
+         "--seed", "3", "--no-color", "--data-dir", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(play.stdout), daemon=True).start()
+    try:
+        assert eventually(lambda: any("board SIM0001" in line for line in lines))
+        play.stdin.write("flip\n")
+        play.stdin.flush()
+        # The flipped card's legal squares light up green on the board.
+        assert eventually(lambda: board.leds().count("G") >= 16)
+        board.set_magnets(chess.BB_E4)  # any first card of White's may stand on e4
+        assert eventually(lambda: any("White played" in line and "@e4" in line
+                                      for line in lines))
+        assert eventually(lambda: board.leds()[chess.E4] == "B")  # the last move, in blue
+        play.stdin.write("quit\n")
+        play.stdin.flush()
+        assert play.wait(timeout=30) == 0
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.wait()
