@@ -219,8 +219,8 @@ def test_the_flip_order_never_changes_the_verdict(rules: HouseRules, seed: int,
             break
         card = rng.choice(deck)
         result = first.flip(card)
-        if result.outcome.to_bottom or not first.pending:
-            first.pop()
+        if result.outcome.to_bottom or not first.pending or not any(first.legal_moves):
+            first.pop()  # unplaceable, or a failed rescue: keep the placements so far
             break
         move = rng.choice(list(first.legal_moves))
         first.push(move)
