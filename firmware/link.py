@@ -2,7 +2,9 @@
 
 On the Pico that is the USB CDC serial port; under the MicroPython unix port
 it is whatever the process was started with (a pty in tests). Reads never
-block; a frame written while no host listens is dropped, as USB CDC does.
+block. Under the unix port a frame is written only when the pty can take it
+(dropped otherwise, so a closed host end cannot block the loop); on the Pico,
+MicroPython's USB CDC driver itself drops output while no host listens.
 """
 
 import select
@@ -18,8 +20,10 @@ class StreamLink:
         self._max = max_read
         self._rpoll = select.poll()
         self._rpoll.register(sys.stdin, select.POLLIN)
-        self._wpoll = select.poll()
-        self._wpoll.register(sys.stdout, select.POLLOUT)
+        self._wpoll = None
+        if sys.platform != "rp2":
+            self._wpoll = select.poll()
+            self._wpoll.register(sys.stdout, select.POLLOUT)
         self.dropped = 0
 
     def read(self):
@@ -40,10 +44,11 @@ class StreamLink:
 
     def write(self, frame):
         """Send one frame, or drop it when the host is not reading."""
-        events = self._wpoll.poll(0)
-        if not events or not events[0][1] & select.POLLOUT:
-            self.dropped += 1
-            return
+        if self._wpoll is not None:
+            events = self._wpoll.poll(0)
+            if not events or not events[0][1] & select.POLLOUT:
+                self.dropped += 1
+                return
         try:
             self._out.write(frame)
         except OSError:
