@@ -114,6 +114,36 @@ def debounce_reconfigure():
         raise AssertionError("debounce of 0 scans accepted")
 
 
+def debounce_model():
+    """Random chatter on random switches: the debouncer agrees with a per-switch counter."""
+    from scanner import Debouncer
+
+    random.seed(77)
+    for scans in (1, 2, 3, 5, 8):
+        deb = Debouncer(scans)
+        stable = [0] * 64
+        run = [0] * 64  # consecutive scans each switch has read its current value
+        last = [0] * 64
+        raw_mask = 0
+        for _ in range(600):
+            for _ in range(random.getrandbits(2)):  # flip 0..3 random switches
+                raw_mask ^= 1 << random.getrandbits(6)
+            changed = deb.update(rows(raw_mask))
+            expect_changed = False
+            for sq in range(64):
+                value = (raw_mask >> sq) & 1
+                run[sq] = run[sq] + 1 if value == last[sq] else 1
+                last[sq] = value
+                if run[sq] >= scans and stable[sq] != value:
+                    stable[sq] = value
+                    expect_changed = True
+            expected = 0
+            for sq in range(64):
+                expected |= stable[sq] << sq
+            check(deb.mask() == expected, "debounce %d disagrees with the model" % scans)
+            check(changed == expect_changed, "change flag with debounce %d" % scans)
+
+
 # --- the device ------------------------------------------------------------------
 
 def device_snapshot_on_settled_change():

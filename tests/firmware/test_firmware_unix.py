@@ -12,7 +12,7 @@ from companion.sensors.firmware_sim import firmware_dir, micropython_command, mi
 
 HERE = Path(__file__).parent
 CHECKS = [
-    "debounce_bounce", "debounce_per_switch", "debounce_reconfigure",
+    "debounce_bounce", "debounce_per_switch", "debounce_reconfigure", "debounce_model",
     "device_snapshot_on_settled_change", "device_commands", "device_rejects_damaged_commands",
     "device_random_input", "device_heartbeat", "device_selftest", "device_watchdog",
     "device_paced_run", "rp2040_layer",
