@@ -278,7 +278,10 @@ class SerialBoardReader:
         if status != self._last_status:
             self._last_status = status
             LOGGER.info("%s: %s", self.name, message)
-            self._on_status(status)
+            try:
+                self._on_status(status)
+            except Exception:  # a listener's bug must not stop the board
+                LOGGER.exception("%s: the status listener failed", self.name)
 
     def _pick_port(self) -> str:
         if self.port:
@@ -306,6 +309,10 @@ class SerialBoardReader:
                 delay = max(delay, 5.0)
             except (serial.SerialException, OSError) as error:
                 self._status(False, f"board disconnected ({error}); reconnecting")
+            except Exception as error:  # a bug here must not leave the game without a board
+                LOGGER.exception("%s: reader error", self.name)
+                self._status(False, f"reader error ({error!r}); reconnecting")
+                delay = max(delay, 2.0)
             self._stop.wait(delay)
         self._status(False, "stopped")
 
@@ -421,7 +428,10 @@ class SerialBoardReader:
         self._reported_mask = mask
         self._snapshots += 1
         snapshot = BoardSnapshot(chess.SquareSet(mask), None, now, self.name)
-        self._on_snapshot(snapshot)
+        try:
+            self._on_snapshot(snapshot)
+        except Exception:  # a listener's bug must not stop the board
+            LOGGER.exception("%s: the snapshot listener failed", self.name)
 
     # --- messages from the board (reader thread) ----------------------------------
 

@@ -168,3 +168,25 @@ def test_bad_led_pattern_is_refused() -> None:
     reader = SerialBoardReader("/dev/null")
     with pytest.raises(ValueError, match="colour 'Q' on square 0"):
         reader.set_leds("Q" + "." * 63)
+
+
+def test_a_failing_listener_does_not_stop_the_reader(fake_device: FakeDevice,
+                                                     recorder: Recorder, reader_for) -> None:
+    fake_device.on_command = hello_then_snap(0x01)
+    calls: list[int] = []
+
+    def explode(snapshot) -> None:
+        calls.append(snapshot.mask)
+        if len(calls) == 1:
+            raise RuntimeError("listener bug")
+        recorder.on_snapshot(snapshot)
+
+    reader = SerialBoardReader(fake_device.port, config_fast())
+    reader.start(explode, recorder.on_status)
+    try:
+        assert eventually(lambda: calls == [0x01])
+        fake_device.send(P.encode_beat(fake_device.next_seq(), 1, 0x03, 400))
+        assert recorder.wait_snapshot(0x03)
+        assert reader.stats().connects == 1
+    finally:
+        reader.stop()
