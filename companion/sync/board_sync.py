@@ -25,6 +25,7 @@ from companion.rules import HouseRules, Outcome, card_name, parse_card_letter
 from companion.rules.house import TOUCH_MOVE_CHOICES
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import LedHint
+from companion.sync.mirror import BoardMirror
 from companion.sync.position import (
     Colours,
     Expected,
@@ -119,6 +120,7 @@ class BoardSync:
         self._choices: tuple[Choice, ...] = ()
         self._choices_generation = -1
         self._committing = False
+        self._mirror = BoardMirror(game)
         self._unsubscribe = game.subscribe(self._on_event)
 
     # ------------------------------------------------------------------
@@ -204,6 +206,7 @@ class BoardSync:
     # State
 
     def _on_event(self, event: GameEvent) -> None:
+        self._mirror.on_event(event)
         if isinstance(event, events.PositionChanged | events.GameOver | events.Flagged):
             self._position = None
             self._reset_pending = True
@@ -211,7 +214,7 @@ class BoardSync:
 
     def _current(self) -> Position:
         if self._position is None:
-            self._position = Position(self._game)
+            self._position = Position(self._game, self._mirror.board())
         position = self._position
         if self._reset_pending:
             self._reset_pending = False
@@ -256,7 +259,8 @@ class BoardSync:
             if not trail.changed:
                 return self._stale(pos, fits, mask, colours)
             return self._commit_forward(pos, fits)
-        if trail.changed and pos.last_move is not None:
+        if trail.changed and pos.last_move is not None \
+                and not mask & chess.BB_SQUARES[pos.last_move.to_square]:
             mover = pos.last_move.to_square
             alternatives = [e for e in pos.alternatives().get(mask, ())
                             if self._fits(e, colours, mover=mover)]
@@ -391,8 +395,8 @@ class BoardSync:
             squares |= int(_move_squares(choice.move))
             if choice.remove is not None:
                 squares |= chess.BB_SQUARES[choice.remove]
-        options = "; ".join(f"({i + 1}) {c.label}" for i, c in enumerate(choices))
-        return SyncResult(SyncKind.ASK, f"{why}: which one? {options}",
+        options = ", or ".join(c.label for c in choices)
+        return SyncResult(SyncKind.ASK, f"{why}: which one? {options}?",
                           led=LedHint(targets=chess.SquareSet(squares)),
                           choices=tuple(choices))
 

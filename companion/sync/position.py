@@ -135,8 +135,10 @@ def _index_moves(board: chess.Board, moves: list[chess.Move],
 class Position:
     """One game position, indexed for matching snapshots (see the module docstring)."""
 
-    def __init__(self, game: GameView) -> None:
-        board = game.board
+    def __init__(self, game: GameView, board: RaindropBoard | None = None) -> None:
+        """``board``: the game's board (a copy with its history), if already at hand."""
+        if board is None:
+            board = game.board
         self.board = board
         self.turn = board.turn
         self.mask: int = board.occupied
@@ -196,7 +198,7 @@ class Position:
         """Boards of earlier positions that look different from this one, most recent first."""
         if self._earlier is None:
             found: dict[int, list[Earlier]] = {}
-            board = self.board.copy()
+            board = self.board.copy(stack=TAKEBACK_DEPTH)
             seen = {(self.mask, self.colours)}
             for count in range(1, TAKEBACK_DEPTH + 1):
                 if not board.actions:
@@ -219,7 +221,7 @@ class Position:
             found: dict[int, list[Expected]] = {}
             last = self._last_move
             if last is not None:
-                board = self.board.copy()
+                board = self.board.copy(stack=1)
                 board.pop()
                 if last.drop:
                     # A piece set down one square off its intended square.

@@ -1,0 +1,50 @@
+"""The board mirror BoardSync keeps: always the game's board, rarely copied."""
+
+from __future__ import annotations
+
+import random
+
+from companion.game import Game
+from companion.rules import HouseRules
+from companion.sync.mirror import BoardMirror
+
+
+def test_mirror_follows_every_change_and_copies_only_when_it_must() -> None:
+    rng = random.Random(4)
+    game = Game(HouseRules(jokers_per_deck=2, joker_effect="remove_piece"), seed=4)
+    mirror = BoardMirror(game)
+    game.subscribe(mirror.on_event)
+    assert mirror.board().rfen() == game.rfen() and mirror.copies == 1
+    redos = 0
+    for step in range(300):
+        if game.is_over:
+            break
+        roll = rng.random()
+        if roll < 0.1 and game.can_undo():
+            game.undo()
+        elif roll < 0.16 and game.can_redo():
+            game.redo()
+            redos += 1
+        elif game.pending is not None and game.pending.upper() == "J":
+            game.remove(rng.choice(list(game.legal_removals())))
+        elif game.can_flip() and (not game.legal_moves() or rng.random() < 0.3):
+            game.flip()
+        elif game.legal_moves():
+            game.play(rng.choice(game.legal_moves()))
+        if step % 3 == 0:   # several changes may pile up between two looks
+            board = mirror.board()
+            assert board.rfen() == game.rfen()
+            assert board.actions == game.board.actions
+    assert redos > 0
+    # A redo cannot be replayed (its event names no action): those are copied.
+    assert 1 < mirror.copies <= 1 + redos
+
+
+def test_mirror_copies_again_when_it_cannot_follow() -> None:
+    game = Game(seed=1)
+    mirror = BoardMirror(game)
+    game.subscribe(mirror.on_event)
+    board = mirror.board()
+    board.flip(board.deck(game.turn).popitem()[0])  # someone changed the copy: detected
+    game.flip()
+    assert mirror.board().rfen() == game.rfen() and mirror.copies == 2
