@@ -153,6 +153,7 @@ def sync_hand_states(before: int, move: chess.Move, rng: random.Random) -> list[
 
 @pytest.mark.parametrize("seed", SYNC_SEEDS)
 def test_whole_game_followed_by_board_sync(seed: int, sim_board, recorder: Recorder) -> None:
+    """The game follows the board through BoardSync, across an unplug mid-game."""
     game = Game(seed=seed)
     rng = random.Random(seed)
     board = sim_board()
@@ -162,14 +163,24 @@ def test_whole_game_followed_by_board_sync(seed: int, sim_board, recorder: Recor
     session.start()
     try:
         assert eventually(lambda: bool(results) and results[-1].kind is SyncKind.IN_SYNC)
-        played = 0
+        played = unplugs = 0
         while not game.is_over:
             move = sync_policy_move(game, rng)
             if move is None:
                 continue
             expected = game.board.copy()
             expected.push(move)
-            board.play(sync_hand_states(game.board.occupied, move, rng))
+            quiet = move.drop is not None or not game.board.is_capture(move)
+            if unplugs == 0 and played >= 10 and quiet:
+                # The cable is pulled, this action is made blind, the cable goes back in.
+                statuses = len(recorder.statuses)
+                board.unplug()
+                assert recorder.wait_status(False, after=statuses)
+                board.magnets = expected.occupied
+                board.start()
+                unplugs += 1
+            else:
+                board.play(sync_hand_states(game.board.occupied, move, rng))
 
             def followed(move: chess.Move = move, expected: RaindropBoard = expected) -> bool:
                 last = results[-1] if results else None
@@ -181,6 +192,7 @@ def test_whole_game_followed_by_board_sync(seed: int, sim_board, recorder: Recor
             assert eventually(followed), (played, move, game.rfen(), [r.kind for r in results])
             played += 1
         assert game.outcome is not None and played >= 20
+        assert unplugs == 1 and reader.stats().connects == 2
         kinds = {r.kind for r in results}
         assert SyncKind.COMMITTED in kinds and SyncKind.WAITING in kinds  # half-done captures
         assert not kinds & {SyncKind.MISMATCH, SyncKind.ILLEGAL, SyncKind.TAKEBACK}
