@@ -134,7 +134,7 @@ class Decks:
                             f"deck") from None
         return card
 
-    def peek(self, color: chess.Color) -> str | None:
+    def export_top(self, color: chess.Color) -> str | None:
         """The top card (for replays and tests: never show it to players)."""
         pile = self._piles[color]
         return pile[0] if pile else None

@@ -135,7 +135,7 @@ class Game:
         self._journal: Recorder | None = None
         self.entries = 0  # committed journal entries
         if journal is not None:
-            journal.begin(self.header())
+            journal.begin(self.export_header())
             self._journal = journal
 
     # ------------------------------------------------------------------
@@ -193,8 +193,8 @@ class Game:
         """The decks' order now (secret: journal checks, replays, tests)."""
         return self._decks.export_order()
 
-    def header(self) -> dict[str, Any]:
-        """What a record needs to rebuild this game from its actions."""
+    def export_header(self) -> dict[str, Any]:
+        """What a record needs to rebuild this game (secret: it holds the decks' order)."""
         return {
             "format": JOURNAL_FORMAT,
             "version": JOURNAL_VERSION,
@@ -782,7 +782,7 @@ class Game:
         kind = entry.get("a")
         try:
             if kind == "flip":
-                expected = self._decks.peek(self._board.turn)
+                expected = self._decks.export_top(self._board.turn)
                 if expected != entry.get("card"):
                     raise RecordError(f"the record flips {entry.get('card')!r} but the top "
                                       f"card is {expected!r}")

@@ -406,7 +406,7 @@ def _replay(record: _Record, game: Game, *, exact: bool) -> list[ReplayStep]:
                            f"{chess.COLOR_NAMES[color]}'s turn")
         try:
             if exact:
-                top = game._decks.peek(color)
+                top = game._decks.export_top(color)
                 if top != card:
                     raise PgnError(f"{where}: the record flips {card!r} but the recorded "
                                    f"deck order has {top!r} on top")

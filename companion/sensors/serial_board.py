@@ -397,23 +397,23 @@ class SerialBoardReader:
         if self._want_snapshot:
             self._want_snapshot = False
             self._write(protocol.encode_get(self._next_tx()))
-        with self._lock:
-            send_leds = self._leds_dirty or (
-                self._leds_pending is not None and now - self._leds_pending[1] > self.config.ack_s)
+        hello = self._hello
+        has_leds = hello is not None and "leds" in hello.capabilities
+        led_seq = -1
+        with self._lock:  # take the pattern and mark it sent in one step: no update is lost
+            if self._leds_dirty or (self._leds_pending is not None
+                                    and now - self._leds_pending[1] > self.config.ack_s):
+                self._leds_dirty = False
+                self._leds_pending = None
+                if has_leds:
+                    led_seq = self._next_tx()
+                    self._leds_pending = (led_seq, now)
             pattern = self._leds
             test = None
             if self._active_test is None and self._selftests:
                 test = self._active_test = self._selftests.pop(0)
-        hello = self._hello
-        if send_leds and hello is not None and "leds" in hello.capabilities:
-            seq = self._next_tx()
-            with self._lock:
-                self._leds_dirty = False
-                self._leds_pending = (seq, now)
-            self._write(protocol.encode_led(seq, pattern))
-        elif send_leds:
-            with self._lock:
-                self._leds_dirty = False
+        if led_seq >= 0:
+            self._write(protocol.encode_led(led_seq, pattern))
         if test is not None:
             test.host_seq = self._next_tx()
             self._write(protocol.encode_runtest(test.host_seq, test.ranks, test.sweep_ms))
