@@ -1,0 +1,91 @@
+"""``raindrop play --board sim``: typed moves and typed physical actions travel the
+whole path: simulated board -> snapshots -> BoardSync -> game."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+
+import chess
+
+from companion.cli.play import TerminalSession
+from companion.game import Game
+from companion.sensors.simulated import SimulatedBoard
+
+
+def _session(seed: int) -> tuple[Game, TerminalSession, io.StringIO]:
+    game = Game(seed=seed)
+    out = io.StringIO()
+    session = TerminalSession(game, None, color=False, out=out)
+    session.open_board("sim")
+    return game, session, out
+
+
+def test_typed_moves_are_played_through_the_simulated_board() -> None:
+    game, session, out = _session(11)
+    sim = session.sim
+    assert isinstance(sim, SimulatedBoard)
+    rng = random.Random(11)
+    played = 0
+    while played < 40 and not game.is_over:
+        moves = game.legal_moves()
+        if game.can_flip() and (not moves or rng.random() < 0.3):
+            assert session.handle("flip")
+            continue
+        if not moves:
+            break
+        move = rng.choice(moves)
+        san = game.board.san(move)
+        before = len(game.board.actions)
+        sent = sim.sent
+        assert session.handle(san)
+        assert sim.sent > sent, "the board reported nothing"
+        assert len(game.board.actions) == before + 1, out.getvalue()[-500:]
+        assert game.board.actions[-1].move == move
+        played += 1
+        # The physical board shows the game's position.
+        board = game.board
+        assert {sq: p.color for sq, p in sim.squares.items()} == {
+            sq: ("blue" if board.is_blue(sq) else "white" if p.color else "black")
+            for sq, p in board.piece_map().items()}
+    text = out.getvalue()
+    assert played >= 20
+    assert "Board: White played" in text and "Board: Black played" in text
+
+
+def test_physical_commands_and_answers_at_the_terminal() -> None:
+    game, session, out = _session(5)
+    assert session.handle("flip")
+    card = game.pending
+    assert card is not None
+    target = sorted(game.drop_targets())[0]
+    name = chess.square_name(target)
+    assert session.handle(f"place {name}")        # the flipped card's piece
+    piece = game.board.piece_at(target)
+    assert game.pending is None and piece is not None and piece.symbol() == card
+    assert f"Board: White played {card.upper()}@{name}" in out.getvalue()
+    assert session.handle("lift z9")
+    assert "Board: 'z9' is not a square (e.g. e4)" in out.getvalue()
+    actions = len(game.board.actions)
+    assert session.handle("place h4 black n")     # before Black flips
+    assert "Board: A piece set down on h4 is not legal: no card is flipped: flip a card " \
+           "first. Remove the extra piece from h4." in out.getvalue()
+    assert session.handle("remove h4")
+    assert session.board_session.last_result.kind.value == "in_sync"
+    assert len(game.board.actions) == actions
+    assert session.handle("choose 0")
+    assert "there is no open question to answer" in out.getvalue()
+
+
+def test_raindrop_play_board_sim_from_the_command_line(tmp_path: object) -> None:
+    script = "flip\nplace d4\nshow\nquit\n"
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "play", "--board", "sim", "--seed", "7",
+         "--no-color", "--data-dir", str(tmp_path)],
+        input=script, capture_output=True, text=True, timeout=120,
+        env={"RAINDROP_FAKE_CLOCK": "1", "PATH": ""})
+    assert run.returncode == 0, run.stderr
+    assert "Board sim: simulated board (occupancy) ready" in run.stdout
+    assert "Board: White played" in run.stdout and "@d4" in run.stdout
