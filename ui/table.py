@@ -538,7 +538,7 @@ class Table:
         if over and outcome is not None:
             return outcome.describe()
         if self._hint:
-            return self._hint
+            return self._hint[:1].upper() + self._hint[1:]
         turn = board.turn
         who = self._names[turn]
         pending = board.pending
