@@ -659,3 +659,36 @@ def test_r14_game_over_boards_refuse_flips() -> None:
     with pytest.raises(IllegalFlipError, match="game is over"):
         board.flip("P")
     assert "game is over" in (board.why_illegal(chess.Move.from_uci("a2a3")) or "")
+
+
+# ----------------------------------------------------------------------
+# House rules: defaults, parsing, errors
+
+
+def test_house_rule_defaults_are_the_rules_file_defaults() -> None:
+    rules = HouseRules()
+    assert rules.to_dict() == {
+        "jokers_per_deck": 0, "blue_pieces": "QRBN", "blue_returns_when_captured": False,
+        "failed_rescue": "lose", "touch_move": "warn", "joker_effect": "extra_turn",
+        "coloured_bishop_cards": False}
+    assert rules.differences() == {}
+
+
+def test_house_rules_parse_round_trip_and_refuse_bad_values() -> None:
+    rules = HouseRules.parse("failed-rescue=return, joker_effect=remove_piece,"
+                             "jokers_per_deck=2,coloured_bishop_cards=yes,"
+                             "blue_returns_when_captured=on")
+    assert rules.differences() == {
+        "failed_rescue": "return", "joker_effect": "remove_piece", "jokers_per_deck": 2,
+        "coloured_bishop_cards": True, "blue_returns_when_captured": True}
+    assert HouseRules.from_dict(rules.to_dict()) == rules
+    for text, words in (("colour=1", "unknown house rule 'colour'"),
+                        ("jokers_per_deck", "expected key=value"),
+                        ("jokers_per_deck=two", "must be a number"),
+                        ("coloured_bishop_cards=maybe", "true or false"),
+                        ("joker_effect=swap", "joker_effect must be one of"),
+                        ("failed_rescue=draw", "failed_rescue must be one of")):
+        with pytest.raises(HouseRulesError, match=words):
+            HouseRules.parse(text)
+    with pytest.raises(HouseRulesError, match="unknown house rule"):
+        HouseRules.from_dict({"jokers": 1})
