@@ -39,17 +39,24 @@ class VisionConfig:
     shadow_ratio: float = 0.82
     # Logistic weights over squares.square_features (fitted on synthetic scenes
     # by ``python -m vision.fit``): with an empty-board reference, and without.
-    reference_weights: tuple[float, ...] = (4.874, 2.433, 8.243, 10.942, -1.304, -5.212, -5.841,
-        19.468, -12.429, -13.060, 5.824, -3.773, -4.860, 1.758, -4.752, 1.738, 1.940, 19.424,
-        -14.501, -5.870, -11.331)
-    model_weights: tuple[float, ...] = (1.188, 1.841, 4.087, 3.535, 3.744, -1.232, 1.748, 9.543,
-        5.708, -18.396, 4.383, -1.180, -0.365, 1.918, -4.661, -3.014, 0.073, 12.749, -2.345,
-        -3.788, -11.517)
+    reference_weights: tuple[float, ...] = (0.594, 3.062, 3.558, 12.704, 3.786, -3.240, -7.317,
+        22.378, -12.097, -18.476, 8.920, -8.974, -0.761, 2.622, -4.006, 1.910, -0.076, 19.978,
+        -11.963, -11.334, -10.624)
+    model_weights: tuple[float, ...] = (-0.771, 1.347, 1.193, 2.071, 2.350, -5.253, 1.763,
+        13.527, 4.766, -12.193, 4.452, 0.435, 1.751, 4.217, -2.600, -2.557, 0.082, 7.602, 6.393,
+        -2.967, -11.294, 1.729, 2.116, 2.455, 2.346, 2.350, 1.192, -0.797, -2.089, 2.974,
+        -12.193, -0.954, -2.304, -2.296, -0.816, -2.600, 1.214, -1.504, 8.075, -9.071, -5.762)
     blue_min_chroma: float = 22.0  # Lab chroma for a blue piece
     blue_hue_range: tuple[float, float] = (220.0, 320.0)  # Lab hue angle, degrees
     blue_fraction: float = 0.3  # of the sample disc blue: a blue piece
-    white_ratio: float = 0.55  # piece lightness / light-square lightness above: white
-    colour_percentile: float = 60.0  # of the disc's lightness, taken as the piece's
+    # White or black: the lightness of the colour_fraction of disc pixels least
+    # like the board, over the light squares' lightness. Split at the widest gap
+    # between occupied squares when it is at least white_gap wide and falls in
+    # white_split_range; otherwise at white_ratio.
+    colour_fraction: float = 0.4
+    white_ratio: float = 0.5
+    white_gap: float = 0.12
+    white_split_range: tuple[float, float] = (0.25, 0.7)
 
     # Hands and motion, on a grey warp with 8 pixels a square. A cell is one
     # square of the board or its margin.

@@ -62,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scenes", type=int, default=300)
     parser.add_argument("--seed", type=int, default=FIT_SEED)
+    parser.add_argument("--save", metavar="FILE.npz", help="also save the features")
     args = parser.parse_args(argv)
     config = VisionConfig()
     with_ref, without, truth = collect(config, args.scenes, args.seed)
+    if args.save:
+        np.savez(args.save, with_ref=with_ref, without=without, truth=truth)
     for name, feats in (("reference_weights", with_ref), ("model_weights", without)):
         w = logistic(feats, truth)
         errors = int(((feats @ w > 0) != truth).sum())

@@ -139,6 +139,7 @@ def _edges(config: VisionConfig, lab: FloatArray, shape: tuple[int, ...]) -> Flo
 
 
 FEATURES = 21  # length of a square's feature vector (see square_features)
+# Without a reference, gather_evidence appends 20 features relative to the board.
 
 
 def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
@@ -189,6 +190,20 @@ def _less_texture(sampler: SquareSampler, edges: FloatArray) -> FloatArray:
     return out
 
 
+def _relative(sampler: SquareSampler, features: FloatArray) -> FloatArray:
+    """Features with and without the board's own baseline.
+
+    Without a reference, what an empty square of this board looks like is
+    estimated as the lower quartile of each feature over the squares of the
+    same colour; the excess over it is appended to the raw features.
+    """
+    excess = np.empty_like(features)
+    for light in (True, False):
+        mask = sampler.light == light
+        excess[mask] = features[mask] - np.quantile(features[mask], 0.25, axis=0)
+    return np.asarray(np.concatenate([features, excess[:, :-1]], axis=1), np.float32)
+
+
 def _mode_ratio(now: FloatArray, before: FloatArray) -> float:
     """The most common lightness ratio now/before: the change of light on the bare
     board, even when pieces cover most of it."""
@@ -236,6 +251,8 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     expected, edges = _expectation(config, sampler, lab, warped.shape, reference, models)
     features = square_features(config, sampler, pixels, expected,
                                _less_texture(sampler, edges))
+    if reference is None:
+        features = _relative(sampler, features)
     return Evidence(lab, pixels, expected, models[0], features)
 
 
@@ -259,9 +276,8 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
 def _colours(config: VisionConfig, evidence: Evidence,
              occupied: npt.NDArray[np.bool_]) -> list[str]:
-    """Colour of the occupied squares: blue by hue; then white or black by the
-    lightness of the disc relative to the light squares nearby (so uneven
-    light does not matter)."""
+    """Colour of the occupied squares: blue by hue, then white or black by
+    :func:`piece_lightness`, split between the two groups when both are there."""
     pixels = evidence.pixels
     labels = [EMPTY] * 64
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
@@ -269,16 +285,35 @@ def _colours(config: VisionConfig, evidence: Evidence,
     lo, hi = config.blue_hue_range
     blue_px = (chroma > config.blue_min_chroma) & (hue >= lo) & (hue <= hi)
     blue = blue_px.mean(axis=1) > config.blue_fraction
-    light_l = np.maximum(evidence.light_model[:, 0], 5.0)
+    lightness = piece_lightness(config, evidence)
+    candidates = np.array([i for i in range(64) if occupied[i] and not blue[i]], np.intp)
+    threshold = config.white_ratio
+    if len(candidates) >= 2:
+        values = np.sort(lightness[candidates])
+        gaps = np.diff(values)
+        best = int(np.argmax(gaps))
+        middle = float((values[best] + values[best + 1]) / 2)
+        lo_mid, hi_mid = config.white_split_range
+        if gaps[best] >= config.white_gap and lo_mid <= middle <= hi_mid:
+            threshold = middle
     for i in range(64):
         if not occupied[i]:
             continue
         if blue[i]:
             labels[i] = BLUE
-            continue
-        # A piece's base covers most of the disc, so a high percentile of it
-        # is the piece's lit side, not the square around it or its shadow.
-        value = float(np.percentile(pixels[i, :, 0], config.colour_percentile))
-        lightness = value / float(light_l[i])
-        labels[i] = WHITE if lightness > config.white_ratio else BLACK
+        else:
+            labels[i] = WHITE if lightness[i] > threshold else BLACK
     return labels
+
+
+def piece_lightness(config: VisionConfig, evidence: Evidence) -> FloatArray:
+    """Per square: the lightness of the pixels least like the empty board there,
+    relative to the light squares nearby (a black piece's are dark even on a
+    light square, a white piece's light even on a dark one)."""
+    pixels = evidence.pixels
+    distance = np.linalg.norm(pixels - evidence.expected, axis=-1)
+    count = max(1, int(pixels.shape[1] * config.colour_fraction))
+    index = np.argsort(-distance, axis=1)[:, :count]
+    chosen = np.take_along_axis(pixels[..., 0], index, axis=1)
+    return np.asarray(np.median(chosen, axis=1) / np.maximum(evidence.light_model[:, 0], 5.0),
+                      np.float32)

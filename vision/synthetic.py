@@ -152,7 +152,7 @@ def random_camera(rng: np.random.Generator, square_mm: float,
     """A camera above the table that sees the board and ``margin_squares`` around it."""
     w, h = size
     half = 4 * square_mm
-    for _ in range(200):
+    for attempt in range(1000):
         tilt = math.radians(rng.uniform(0, max_tilt_deg))
         azimuth = rng.uniform(0, 2 * math.pi)
         distance = rng.uniform(550, 1000) * square_mm / 50
@@ -173,7 +173,7 @@ def random_camera(rng: np.random.Generator, square_mm: float,
         inner = camera.project(outer * (half / m))
         span = np.ptp(inner, axis=0)
         if (pts.min() >= 0 and (pts[:, 0] < w).all() and (pts[:, 1] < h).all()
-                and min(span) > 0.45 * h):
+                and min(span) > (0.45 if attempt < 300 else 0.3) * h):
             return camera
     raise RuntimeError("could not place a camera that sees the board")
 

@@ -1,0 +1,98 @@
+"""Camera reader benchmark: per-frame time and synthetic accuracy.
+
+``python -m benchmarks.bench_vision`` (from the repository root) measures, on
+one core, the per-frame processing of 1280x720 frames once the board is known
+(warp, alignment check, hand/motion, squares) against a plain baseline that
+finds the board again on every frame (ArUco markers, then the same
+processing), and prints both medians and their ratio. ``--images N`` also
+reads N synthetic scenes (default 0; the documented figure uses 2000) and
+prints the per-square error rate with and without an empty-board reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import cv2
+import numpy as np
+
+from vision import synthetic
+from vision.config import VisionConfig
+from vision.geometry import warp
+from vision.locate import find_markers
+from vision.pipeline import BoardPipeline, StageTimes
+from vision.squares import make_sampler, read_squares
+
+
+def frame_times(frames: int, seed: int = 7) -> tuple[list[float], list[float], StageTimes]:
+    """Per-frame seconds: the cached-geometry pipeline, and the re-detecting baseline."""
+    config = VisionConfig()
+    rng = np.random.default_rng(seed)
+    scene = synthetic.random_scene(rng, fraction=0.4, markers=True)
+    images = [synthetic.render(scene, i) for i in range(8)]
+    hook = StageTimes()
+    pipeline = BoardPipeline(config, find_markers(config, images[0]).geometry, hook=hook)
+    fast, slow = [], []
+    for index in range(frames):
+        image = images[index % len(images)]
+        start = time.perf_counter()
+        pipeline.process(image, index / 30)
+        fast.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        baseline = BoardPipeline(config, find_markers(config, image).geometry)
+        baseline.process(image, index / 30)
+        slow.append(time.perf_counter() - start)
+    return fast, slow, hook
+
+
+def error_rates(images: int, seed: int = 0) -> dict[str, tuple[int, int]]:
+    """(wrong squares, squares) per mode over ``images`` synthetic scenes."""
+    config = VisionConfig()
+    rng = np.random.default_rng(seed)
+    counts = {"no reference": [0, 0], "reference": [0, 0]}
+    for index in range(images):
+        scene = synthetic.random_scene(rng)
+        geometry = scene.geometry()
+        sampler = make_sampler(config, geometry)
+        warped = warp(config, synthetic.render(scene, index), geometry)
+        empty = warp(config, synthetic.render(scene.with_pieces({}), index + 1_000_000), geometry)
+        truth = scene.grid()
+        for mode, reference in (("no reference", None), ("reference", empty)):
+            grid = read_squares(config, sampler, warped, reference).grid
+            wrong = sum(a != b for row_a, row_b in zip(grid, truth, strict=True)
+                        for a, b in zip(row_a, row_b, strict=True))
+            counts[mode][0] += wrong
+            counts[mode][1] += 64
+    return {mode: (w, t) for mode, (w, t) in counts.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--frames", type=int, default=300, help="frames to time (default 300)")
+    parser.add_argument("--images", type=int, default=0,
+                        help="synthetic scenes for the accuracy run (default 0: skip)")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)  # one core
+    if args.frames:
+        fast, slow, hook = frame_times(args.frames)
+        fast_ms, slow_ms = statistics.median(fast) * 1e3, statistics.median(slow) * 1e3
+        print(f"per frame at 1280x720, one core, {args.frames} frames:")
+        print(f"  cached board (this reader): median {fast_ms:.2f} ms")
+        print(f"  re-detecting every frame (baseline): median {slow_ms:.2f} ms")
+        print(f"  ratio baseline / reader: {slow_ms / fast_ms:.1f}x")
+        stages = ", ".join(f"{name} {sec * 1e3:.2f}" for name, sec in hook.medians().items())
+        print(f"  reader stages (median ms): {stages}")
+    if args.images:
+        start = time.perf_counter()
+        for mode, (wrong, total) in error_rates(args.images).items():
+            print(f"synthetic accuracy, {mode}: {wrong} of {total} squares wrong "
+                  f"({100 * wrong / total:.3f}%) over {args.images} images")
+        print(f"  ({time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
