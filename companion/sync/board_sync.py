@@ -240,6 +240,8 @@ class BoardSync:
                 self._game.undo()
             if choice.move is not None:
                 self._game.play(choice.move)
+                if choice.reply is not None:
+                    self._game.play(choice.reply)
             elif choice.remove is not None:
                 self._game.remove(choice.remove)
         finally:
@@ -269,6 +271,11 @@ class BoardSync:
         partial = self._partial(pos, mask, colours)
         if partial is not None:
             return partial
+        if trail.changed and not pos.over:
+            pairs = [(a, b) for a, b in pos.replies().get(mask, ())
+                     if self._pair_fits(a, b, colours)]
+            if pairs:
+                return self._commit_pair(pos, pairs)
         earlier = [e for e in pos.earlier().get(mask, ())
                    if colours is None or e.colours == colours]
         if earlier:
@@ -277,6 +284,19 @@ class BoardSync:
         if illegal is not None:
             return illegal
         return self._mismatch(pos, mask, colours)
+
+    def _pair_fits(self, first: Expected, second: Expected, colours: Colours | None) -> bool:
+        """Whether a snapshot is a move and its reply seen at once: the final colours
+        match, and every capture shows in the order of events (even with colours:
+        the board between the two moves was never seen)."""
+        if colours is not None and colours != second.colours:
+            return False
+        for expected in (first, second):
+            move = expected.move
+            if expected.capture is not None and move is not None and \
+                    not self._trail.captured(move.from_square, expected.capture):
+                return False
+        return True
 
     def _fits(self, expected: Expected, colours: Colours | None, *,
               mover: chess.Square | None = None) -> bool:
@@ -378,6 +398,43 @@ class BoardSync:
         return self._ask(pos, self._forward_choices(pos, fits),
                          "More than one action fits the board (the order of lifts did "
                          "not tell them apart)")
+
+    def _commit_pair(self, pos: Position,
+                     pairs: Sequence[tuple[Expected, Expected]]) -> SyncResult:
+        """A move and the opponent's reply, both made before the board settled."""
+        board = pos.board
+        texts = []
+        for first, second in pairs:
+            assert first.move is not None and second.move is not None
+            after = board.copy(stack=False)
+            after.push(first.move)
+            texts.append((board.san(first.move), after.san(second.move)))
+        if len(pairs) > 1:
+            choices = [Choice(f"{a} then {b}", move=first.move, reply=second.move)
+                       for (a, b), (first, second) in zip(texts, pairs, strict=True)]
+            return self._ask(pos, choices, "Two moves were made at once")
+        first, second = pairs[0]
+        assert first.move is not None and second.move is not None
+        refusal, warned = self._touch_check(pos, first.move)
+        if refusal is not None:
+            return refusal
+        san, reply = texts[0]
+        result = self._commit(pos, first.move, warned)
+        if not result.committed:
+            return result
+        self._committing = True
+        try:
+            self._game.play(second.move)
+        except ValueError as error:
+            return dataclasses.replace(result, message=f"{result.message} The reply {reply} "
+                                                       f"was refused: {error}.")
+        finally:
+            self._committing = False
+        return dataclasses.replace(
+            result, message=f"{_side(pos.turn)} played {san} and {_side(not pos.turn)} "
+                            f"replied {reply} at once.{self._game_over_note()}",
+            reply=second.move,
+            led=LedHint(last_move=_move_squares(second.move)))
 
     def _ask_promotion(self, pos: Position, moves: list[chess.Move]) -> SyncResult:
         moves = sorted(moves, key=lambda m: _PROMOTION_ORDER.index(m.promotion or chess.QUEEN))

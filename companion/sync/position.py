@@ -172,6 +172,7 @@ class Position:
                     Expected(colours, remove=square))
         self._earlier: dict[int, list[Earlier]] | None = None
         self._alternatives: dict[int, list[Expected]] | None = None
+        self._replies: dict[int, list[tuple[Expected, Expected]]] | None = None
         self._last_move: chess.Move | None = None
         if board.actions:
             action = board.peek_action()
@@ -234,6 +235,26 @@ class Position:
                 self._previous = board
             self._alternatives = found
         return self._alternatives
+
+    def replies(self) -> dict[int, list[tuple[Expected, Expected]]]:
+        """Boards of a legal action followed at once by a legal chess move of the
+        opponent (a fast reply, both set down before the board settled)."""
+        if self._replies is None:
+            found: dict[int, list[tuple[Expected, Expected]]] = {}
+            occupied = self.mask
+            for move in self.moves:
+                capture = None
+                if not move.drop and occupied & chess.BB_SQUARES[move.to_square]:
+                    capture = move.to_square
+                first = Expected(colours_after(self.board, move), move=move, capture=capture)
+                after = self.board.copy(stack=False)
+                after.push(move)
+                index: dict[int, list[Expected]] = {}
+                _index_moves(after, list(after.generate_legal_moves()), index)
+                for mask, seconds in index.items():
+                    found.setdefault(mask, []).extend((first, second) for second in seconds)
+            self._replies = found
+        return self._replies
 
     def previous_board(self) -> RaindropBoard:
         """The position before the last action (only after :meth:`alternatives`)."""

@@ -31,13 +31,14 @@ class SyncKind(enum.Enum):
 
 @dataclasses.dataclass(frozen=True)
 class Choice:
-    """One answer to an ASK: undo ``undo_count`` actions, then play ``move`` or
-    remove the piece on ``remove`` (either may be absent)."""
+    """One answer to an ASK: undo ``undo_count`` actions, then play ``move`` (and
+    then ``reply``) or remove the piece on ``remove`` (any may be absent)."""
 
     label: str
     move: chess.Move | None = None
     undo_count: int = 0
     remove: chess.Square | None = None
+    reply: chess.Move | None = None   # the opponent's answer, seen at the same time
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,8 +56,9 @@ class SyncResult:
 
     ``move`` is the action committed (COMMITTED, CORRECTED, TOUCH_MOVE with
     ``committed``), or the action refused (ILLEGAL, TOUCH_MOVE enforced).
-    ``removed`` is the square a remove-piece joker emptied. ``committed`` is
-    true exactly when this decision changed the game.
+    ``removed`` is the square a remove-piece joker emptied. ``reply`` is the
+    opponent's move when both moves were seen at once (a fast reply) and both were
+    committed. ``committed`` is true exactly when this decision changed the game.
     """
 
     kind: SyncKind
@@ -69,3 +71,4 @@ class SyncResult:
     fixes: tuple[Fix, ...] = ()
     reason: str | None = None
     committed: bool = False
+    reply: chess.Move | None = None

@@ -276,6 +276,39 @@ def test_slide_further_onto_a_capture_is_corrected() -> None:
     assert table.game.san_history()[-1] == "Rxa5"
 
 
+@BOTH
+@pytest.mark.parametrize("lift_seen", [True, False], ids=["lift-seen", "all-at-once"])
+def test_fast_reply_before_the_board_settled_is_not_missed(colors: bool,
+                                                           lift_seen: bool) -> None:
+    """White moves and Black answers before the board is still: both are played."""
+    table = Table(game_after(ROOKS), colors=colors)
+    board = table.board
+    board.lift(SQ("a1"), hold=None if lift_seen else 0.05)
+    board.place(SQ("a3"), hold=0.1)
+    board.lift(SQ("a5"), hold=0.1)
+    board.place(SQ("b3"))
+    result = table.last
+    assert result.kind == SyncKind.COMMITTED and result.committed
+    assert result.move == chess.Move.from_uci("a1a3")
+    assert result.reply == chess.Move.from_uci("a5b3")
+    assert "White played Ra3 and Black replied Nb3 at once." in result.message
+    assert table.game.san_history()[-2:] == ["Ra3", "Nb3"]
+
+
+def test_fast_recapture_without_the_order_of_events_is_not_played() -> None:
+    """Rxa5 and at once ...Nxa5 with the capture never seen: not guessed."""
+    table = Table(game_after("K@e1 k@h8 R@a1 n@a5 N@h3 n@c6"))
+    rfen = table.game.rfen()
+    board = table.board
+    board.lift(SQ("a1"))
+    board.remove(SQ("a5"), hold=0.05)
+    board.place(SQ("a5"), hold=0.05)
+    board.remove(SQ("a5"), hold=0.05)
+    board.lift(SQ("c6"), hold=0.05)
+    board.place(SQ("a5"))
+    assert not table.last.committed and table.game.rfen() == rfen
+
+
 @pytest.mark.parametrize("mode", ["off", "warn", "enforce"])
 def test_touch_move(mode: str) -> None:
     table = Table(game_after(ROOKS), touch_move=mode)
