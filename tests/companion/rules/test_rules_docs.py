@@ -28,7 +28,8 @@ def test_every_rfen_in_the_doc_is_valid_and_written_back_alike(rfen: str) -> Non
     cards = rfen.split("[")[1].split("]")[0]
     rules = HouseRules(jokers_per_deck=2 if "J" in cards.upper() else 0,
                        coloured_bishop_cards="L" in cards.upper(),
-                       failed_rescue="return" if " + " in rfen else "lose")
+                       failed_rescue="return" if " + " in rfen else "lose",
+                       joker_effect="remove_piece" if rfen.split()[3] in "Jj" else "extra_turn")
     assert RaindropBoard(rfen, rules=rules).rfen() == rfen
 
 
