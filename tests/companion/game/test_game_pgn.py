@@ -11,6 +11,7 @@ import chess.pgn
 import pytest
 from game_helpers import fixed_decks, playout
 
+from companion.cards import Decks
 from companion.game import Game
 from companion.notation import PgnError, board_from_rfen, read_pgn
 from companion.rules import FlipOutcome, HouseRules, RfenError, Termination
@@ -207,3 +208,61 @@ def test_rfen_helpers() -> None:
     assert board.deck_size(chess.WHITE) == 16
     with pytest.raises(RfenError, match="turn"):
         board_from_rfen("8/8/8/8/8/8/8/8[] x - - 0 1")
+
+
+# A game whose last flip is a king with no safe empty square (R8): found by a greedy
+# search (Black covers the empty squares, White fills the rest), kept as a fixture.
+UNPLACEABLE_DECKS = ("RPPNPRBPPBQPPNPK", "kbppnnqpppprpbrp")
+UNPLACEABLE_SCRIPT = " ".join([
+    "flip R@g6 flip K@f3 flip P@a5 flip B@d4 flip P@c2 flip P@e6 flip N@b3 flip P@b7",
+    "flip P@h3 flip N@d6 flip R@c7 flip N@d3 flip B@d7 flip Q@h8 flip P@h2 flip P@a4",
+    "flip P@d2 flip P@b4 flip B@e7 flip P@g5 flip Q@b1 flip P@c6 flip P@a2 flip R@d1",
+    "flip P@a3 flip P@h5 flip N@g7 flip B@e5 flip P@e3 flip R@d5 flip"]).split()
+
+
+def unplaceable_game() -> Game:
+    white, black = UNPLACEABLE_DECKS
+    game = Game(decks=Decks(list(white), list(black)))
+    for word in UNPLACEABLE_SCRIPT:
+        if word == "flip":
+            event = game.flip()
+        else:
+            game.play_text(word)
+    assert event.outcome == FlipOutcome.UNPLACEABLE
+    return game
+
+
+def test_an_unplaceable_card_goes_under_the_deck_and_ends_the_turn() -> None:
+    game = unplaceable_game()
+    assert game.turn == chess.BLACK
+    assert game.export_deck_order()["white"] == ["K"]
+    assert game.san_history()[-1] == "flip K (unplaceable)"
+    text = game.pgn()
+    flat = " ".join(text.split())
+    assert "{[%flip K unplaceable]} 16. --" in flat
+    parsed = chess.pgn.read_game(io.StringIO(text))
+    assert parsed is not None and parsed.errors == []
+    imported = read_pgn(text)
+    assert imported.game.rfen() == game.rfen()
+    assert imported.steps[-1].text == "flip K (unplaceable)"
+    game.undo()
+    assert game.turn == chess.WHITE
+    assert game.export_deck_order()["white"] == ["K"]
+    game.redo()
+    assert game.turn == chess.BLACK
+
+
+def test_the_terminal_announces_an_unplaceable_card() -> None:
+    from companion.cli.play import TerminalSession
+
+    white, black = UNPLACEABLE_DECKS
+    game = Game(decks=Decks(list(white), list(black)))
+    out = io.StringIO()
+    session = TerminalSession(game, None, color=False, out=out)
+    words = UNPLACEABLE_SCRIPT
+    for word in words:
+        assert session.handle(word)
+    text = out.getvalue()
+    assert "*** White flips: KING (K) ***" in text
+    assert "The king cannot be placed anywhere: it goes to the bottom of the deck" in text
+    assert "Illegal" not in text
