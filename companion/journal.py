@@ -139,10 +139,14 @@ class Journal:
         if self._fd is None:
             raise JournalError(f"the journal {self.path} is closed")
         data = encode_line(record)
-        written = os.write(self._fd, data)
-        if written != len(data):
-            raise JournalError(f"short write to {self.path} ({written} of {len(data)} bytes)")
-        os.fsync(self._fd)
+        try:
+            written = os.write(self._fd, data)
+            if written != len(data):
+                raise JournalError(f"short write to {self.path} ({written} of {len(data)} "
+                                   f"bytes)")
+            os.fsync(self._fd)
+        except OSError as error:
+            raise JournalError(f"cannot write to the journal {self.path}: {error}") from None
 
     def begin(self, header: dict[str, Any]) -> None:
         """Write the header line (a new journal only)."""

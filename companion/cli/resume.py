@@ -30,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
         path = args.journal if args.journal else latest_journal(args.data_dir)
         resumed = resume(path, now=now)
     except JournalError as error:
-        raise CommandError(f"cannot resume: {error}") from None
+        hint = "" if args.journal else (" To resume another game, name its journal: "
+                                        "raindrop resume PATH.rdj")
+        raise CommandError(f"cannot resume: {str(error).rstrip('.')}.{hint}") from None
     except OSError as error:
         raise CommandError(f"cannot resume: {error}") from None
     session = TerminalSession(resumed.game, resumed.journal, color=not args.no_color,
