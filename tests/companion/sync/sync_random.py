@@ -3,6 +3,7 @@ randomized board-sync suite (tests) and the benchmark."""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import random
 
@@ -29,12 +30,17 @@ class Tally:
     wrong: int = 0        # a wrong action was committed, or the right one not offered
     snapshots: int = 0
     failures: list[str] = dataclasses.field(default_factory=list)
+    fast_replies: int = 0  # of the committed: a move and its reply seen at once
+    flagged_why: collections.Counter[str] = dataclasses.field(
+        default_factory=collections.Counter)
 
     def add(self, other: Tally) -> None:
         for field in ("sequences", "committed", "corrected", "asked", "flagged", "wrong",
                       "snapshots"):
             setattr(self, field, getattr(self, field) + getattr(other, field))
         self.failures.extend(other.failures)
+        self.fast_replies += other.fast_replies
+        self.flagged_why.update(other.flagged_why)
 
 
 def _empty_neighbours(table: Table, square: chess.Square) -> list[chess.Square]:
@@ -120,6 +126,41 @@ def _choose_action(game: Game, rng: random.Random) -> chess.Move | chess.Square 
     return rng.choice(moves) if moves else None
 
 
+def _fast_reply(table: Table, first: chess.Move, reply: chess.Move, rng: random.Random) -> str:
+    """``first`` then the opponent's ``reply``, the reply begun before the board is still."""
+    board = table.board
+    turn = table.game.turn
+    fast = 0.05
+    note = "fast reply"
+    if not first.drop and first.to_square in board.squares:
+        note += ", the move captures"
+    if first.drop:
+        board.place(first.to_square, SimPiece.of(chess.Piece(first.drop, turn)), hold=fast)
+    else:
+        if first.to_square in board.squares:
+            board.remove(first.to_square)
+        board.lift(first.from_square, hold=rng.choice((fast, None)))
+        if first.promotion:
+            board.swap_hand(SimPiece.of(chess.Piece(first.promotion, turn), blue=True))
+        board.place(first.to_square, hold=fast)
+    if reply.to_square in board.squares:
+        note += ", the reply recaptures" if reply.to_square == first.to_square \
+            else ", the reply captures"
+        board.remove(reply.to_square, hold=fast)
+    board.lift(reply.from_square, hold=fast)
+    if reply.promotion:
+        board.swap_hand(SimPiece.of(chess.Piece(reply.promotion, not turn), blue=True))
+    board.place(reply.to_square)
+    return note
+
+
+def _apply(game: Game, action: chess.Move | chess.Square) -> None:
+    if isinstance(action, chess.Move):
+        game.play(action)
+    else:
+        game.remove(action)
+
+
 def play_random_game(seed: int, *, sequences: int, colors: bool) -> Tally:
     """Play one random game (up to ``sequences`` physical actions) and tally."""
     rng = random.Random(seed)
@@ -137,13 +178,21 @@ def play_random_game(seed: int, *, sequences: int, colors: bool) -> Tally:
                 break
             game.flip()
             continue
-        expected = game.board
+        start = game.board
+        expected = start.copy()
+        intended: list[chess.Move | chess.Square] = [action]
         if isinstance(action, chess.Move):
             expected.push(action)
         else:
             expected.push_removal(action)
         before = len(table.results)
-        if isinstance(action, chess.Move):
+        replies = [] if expected.is_game_over() else list(expected.legal_moves)
+        if isinstance(action, chess.Move) and replies and rng.random() < 0.05:
+            reply = rng.choice(replies)
+            note = _fast_reply(table, action, reply, rng)
+            expected.push(reply)
+            intended.append(reply)
+        elif isinstance(action, chess.Move):
             note = perform_noisy(table, action, rng)
         else:
             note = "removal"
@@ -151,45 +200,47 @@ def play_random_game(seed: int, *, sequences: int, colors: bool) -> Tally:
         tally.sequences += 1
         results = table.since(before)
         last = results[-1] if results else table.last
-        if game.rfen() == expected.rfen():
+        what = f"seed {seed}: {note} {[str(a) for a in intended]}"
+        if game.board.actions == expected.actions:
             tally.committed += 1
             if any(r.kind == SyncKind.CORRECTED for r in results):
                 tally.corrected += 1
+            if len(intended) == 2:
+                tally.fast_replies += 1
             continue
-        if game.board.actions != expected.actions[:-1]:
+        if game.board.actions != start.actions:
             # The game moved on, but not to the intended position.
             tally.wrong += 1
-            tally.failures.append(f"seed {seed}: {note} {action}: game has "
-                                  f"{game.san_history()[-2:]}, "
+            tally.failures.append(f"{what}: game has {game.san_history()[-2:]}, "
                                   f"results {[r.message for r in results][-4:]}")
             break
         if last.kind == SyncKind.ASK:
-            labels = [c for c in last.choices
-                      if c.move == action or c.remove == action]
-            if len(labels) != 1 or any(c.undo_count for c in labels):
+            reply_move = intended[1] if len(intended) == 2 else None
+            offered = [c for c in last.choices
+                       if (c.move == action or c.remove == action) and c.reply == reply_move]
+            if len(offered) != 1 or offered[0].undo_count:
                 tally.wrong += 1
-                tally.failures.append(f"seed {seed}: {note} {action}: asked without it: "
-                                      f"{last.message}")
+                tally.failures.append(f"{what}: asked without it: {last.message}")
                 break
-            table.session.choose(last.choices.index(labels[0]))
+            table.session.choose(last.choices.index(offered[0]))
             tally.asked += 1
         else:
             tally.flagged += 1
+            tally.flagged_why[note] += 1
             if isinstance(action, chess.Move) and not action.drop and \
-                    "fast" in note and last.kind == SyncKind.WAITING:
+                    note.endswith("fast") and last.kind == SyncKind.WAITING:
                 # The players follow the hint: set the capturing piece down again.
                 table.board.lift(action.to_square)
                 table.board.place(action.to_square)
+                if table.last.kind == SyncKind.ASK:   # which blue piece
+                    table.session.choose([c.move for c in table.last.choices].index(action))
             else:
-                if isinstance(action, chess.Move):
-                    game.play(action)
-                else:
-                    game.remove(action)
-        if game.rfen() != expected.rfen() or table.last.kind not in (
+                for step in intended:   # the players play it on the screen
+                    _apply(game, step)
+        if game.board.actions != expected.actions or table.last.kind not in (
                 SyncKind.IN_SYNC, SyncKind.COMMITTED, SyncKind.CORRECTED):
             tally.wrong += 1
-            tally.failures.append(f"seed {seed}: {note} {action}: not recovered: "
-                                  f"{table.last.message}")
+            tally.failures.append(f"{what}: not recovered: {table.last.message}")
             break
     tally.snapshots += table.board.sent
     table.session.stop()

@@ -1,6 +1,7 @@
 """The randomized suite: random legal games played by simulated hands with
 realistic noise (switch bounce, hovering, slides resting on the way, both capture
-orders, too-fast captures, touched pieces, hand occlusion of the camera), on an
+orders, too-fast captures, touched pieces, fast replies, hand occlusion of the
+camera), on an
 occupancy-only board and with colour sensing. Not one wrong action may be
 committed; every action is committed, asked (with the right choice offered) or
 flagged until the players put it right.
@@ -27,11 +28,13 @@ def test_random_games_commit_no_wrong_action() -> None:
     both.add(colour)
     for name, tally in (("occupancy", occupancy), ("colour", colour), ("all", both)):
         print(f"{name}: {tally.sequences} sequences, {tally.committed} committed "
-              f"({tally.corrected} after a correction), {tally.asked} asked, "
-              f"{tally.flagged} flagged, {tally.wrong} wrong; {tally.snapshots} snapshots")
+              f"({tally.corrected} after a correction, {tally.fast_replies} with a fast reply), "
+              f"{tally.asked} asked, {tally.flagged} flagged, {tally.wrong} wrong; "
+              f"{tally.snapshots} snapshots; flagged: {dict(tally.flagged_why)}")
     assert both.failures == []
     assert both.wrong == 0
     assert both.sequences >= TOTAL
     assert both.committed + both.asked + both.flagged == both.sequences
-    # The noise really happened: rested slides and long hovers were corrected.
-    assert both.corrected > 0
+    # The noise really happened: rested slides and long hovers were corrected, fast
+    # replies were played.
+    assert both.corrected > 0 and both.fast_replies > 0
