@@ -40,9 +40,9 @@ def _check_records(tmp_path: Path, game: Game) -> None:
 
 
 @pytest.mark.parametrize(("termination", "start", "flip_bias"), [
-    (Termination.CHECKMATE, 0, 0.7),
-    (Termination.FAILED_RESCUE, 0, 0.7),
-    (Termination.STALEMATE, 28, 0.7),
+    (Termination.CHECKMATE, 15, 0.7),
+    (Termination.FAILED_RESCUE, 1, 0.7),
+    (Termination.STALEMATE, 40, 0.7),
 ])
 def test_a_whole_game_to_its_end(tmp_path: Path, termination: Termination, start: int,
                                  flip_bias: float) -> None:
@@ -50,17 +50,23 @@ def test_a_whole_game_to_its_end(tmp_path: Path, termination: Termination, start
         lambda g: g.outcome is not None and g.outcome.termination == termination,
         start=start, flip_bias=flip_bias)
     assert lines[0] == "flip"
-    out = _play(tmp_path, seed, lines)
+    out = _play(tmp_path, seed, [*lines, "verdict", "flip"])
     assert game.outcome is not None
     assert f"GAME OVER: {game.outcome.describe()} ({game.outcome.result()})" in out
-    assert "Illegal" not in out and "Not a move" not in out
+    assert "Not a move" not in out
+    assert out.count("Illegal") == 1  # only the flip after the end
+    assert "Illegal: the game is over" in out
+    verdict = {Termination.CHECKMATE: "Checkmate: ", Termination.FAILED_RESCUE: "failed rescue",
+               Termination.STALEMATE: "Not checkmate"}[termination]
+    assert verdict in out
     assert out.count("flips:") == sum(1 for a in game.actions() if a.card is not None)
     _check_records(tmp_path, game)
 
 
 def test_a_game_to_a_draw_claim(tmp_path: Path) -> None:
     seed, lines, game = find_game(lambda g: not g.is_over and g.can_claim_draw(),
-                                  stop=lambda g: g.can_claim_draw(), flip_bias=0.5)
+                                  stop=lambda g: g.can_claim_draw(), flip_bias=0.5,
+                                  start=9)
     out = _play(tmp_path, seed, [*lines, "draw"])
     assert game.claim_draw()
     assert game.outcome is not None
