@@ -168,6 +168,7 @@ class RaindropApp(App):  # type: ignore[misc]
         screen = self.screen("game_over")
         screen.view = session.view
         screen.export_text = ""
+        screen.export_ok = False
         self.root.current = "game_over"
 
     def export_pgn(self) -> Path | None:
@@ -181,7 +182,9 @@ class RaindropApp(App):  # type: ignore[misc]
         try:
             path.write_text(self.session.game.pgn(), encoding="utf-8")
         except OSError as error:
+            screen.export_ok = False
             screen.export_text = f"Could not save the PGN: {error}"
             return None
+        screen.export_ok = True
         screen.export_text = f"Saved to {path}"
         return path

@@ -186,13 +186,11 @@ def moves_text(san: list[str] | tuple[str, ...]) -> str:
 
     Each entry is one action of one side, so numbering follows the entries.
     """
-    parts = []
-    for index, item in enumerate(san):
-        if index % 2 == 0:
-            parts.append(f"{index // 2 + 1}. {item}")
-        else:
-            parts.append(item)
-    return "  ".join(" ".join(parts[i:i + 2]) for i in range(0, len(parts), 2))
+    nbsp = "\u00a0"  # a pair never breaks across lines
+    pairs = []
+    for index in range(0, len(san), 2):
+        pairs.append(f"{index // 2 + 1}.{nbsp}" + nbsp.join(san[index:index + 2]))
+    return "   ".join(pairs)
 
 
 def _flip_caption(event: events.CardFlipped) -> tuple[str, bool]:

@@ -38,7 +38,8 @@ def test_flips_placements_moves_and_a_promotion_with_the_picker(driver: Driver) 
 
     driver.play(TO_PROMOTION[2:])
     assert game.san_history()[-1] == "Q@b6"
-    assert "1. K@e1 K@e8  2. P@g6 P@d6" in driver.view.moves_text
+    assert driver.view.moves_text.replace("\u00a0", " ").startswith(
+        "1. K@e1 K@e8   2. P@g6 P@d6   3. g7 N@c6   4. Q@a4 Q@b6")
     assert screen.ids.moves.text == driver.view.moves_text
 
     # A selected piece shows its legal targets; the promotion opens the picker.

@@ -23,6 +23,7 @@ from ui.widgets.popups import PromotionPicker, VerdictView, rescue_text
 LOGGER = logging.getLogger(__name__)
 
 GAP = 12
+PROBLEM_KINDS = ("illegal", "mismatch", "touch_move")  # sync results the players must fix
 
 
 class GameScreen(Screen):
@@ -37,6 +38,7 @@ class GameScreen(Screen):
     middle_rect = ListProperty([0, 0, 100, 100])
     white_rect = ListProperty([0, 0, 100, 100])
     face_to_face = BooleanProperty(True)  # Black's panel turned towards the far side
+    board_problem = BooleanProperty(False)  # the sensing board must be put right
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -44,6 +46,7 @@ class GameScreen(Screen):
         self.verdict_view: VerdictView | None = None
         self.fbind("size", self._layout)
         self.fbind("sensed", self._layout)
+        self.fbind("sensed", self._on_sensed)
 
     # Session ------------------------------------------------------------
 
@@ -79,6 +82,9 @@ class GameScreen(Screen):
         self.picker = None
         self.session.cancel_promotion()
 
+    def _on_sensed(self, _screen: Any, sensed: Any) -> None:
+        self.board_problem = sensed is not None and sensed.kind in PROBLEM_KINDS
+
     # Buttons ---------------------------------------------------------------
 
     def show_verdict(self) -> VerdictView:
@@ -98,14 +104,14 @@ class GameScreen(Screen):
             self.board_rect = [GAP, (height - side) / 2, side, side]
             column_x = side + 2 * GAP
             column_w = width - column_x - GAP
-            middle_h = max(height * (0.36 if sensing else 0.3), 180)
+            middle_h = max(height * (0.4 if sensing else 0.3), 180)
             panel_h = (height - middle_h - 4 * GAP) / 2
             self.white_rect = [column_x, GAP, column_w, panel_h]
             self.middle_rect = [column_x, 2 * GAP + panel_h, column_w, middle_h]
             self.black_rect = [column_x, 3 * GAP + panel_h + middle_h, column_w, panel_h]
         else:
-            panel_h = max(150, height * 0.15)
-            middle_h = max(height * (0.2 if sensing else 0.13), 150)
+            panel_h = max(150, height * 0.14)
+            middle_h = max(height * (0.18 if sensing else 0.13), 150)
             side = min(width - 2 * GAP, height - 2 * panel_h - middle_h - 5 * GAP)
             self.white_rect = [GAP, GAP, width - 2 * GAP, panel_h]
             board_y = 2 * GAP + panel_h

@@ -7,7 +7,7 @@ import logging
 import os
 
 from kivy.lang import Builder
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 import ui.widgets.board
@@ -22,6 +22,7 @@ class GameOverScreen(Screen):
 
     view = ObjectProperty(None, allownone=True)
     export_text = StringProperty("")
+    export_ok = BooleanProperty(False)
 
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "game_over.kv"))

@@ -9,7 +9,13 @@ import os
 from typing import Any, ClassVar
 
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 import ui.widgets.common
@@ -41,6 +47,8 @@ class NewGameScreen(Screen):
     clock_index = NumericProperty(0)
     board = StringProperty("sim")
     board_status = DictProperty({kind: "" for kind in BOARD_KINDS})
+    unavailable = ListProperty()      # board kinds that cannot be used now
+    unavailable_text = StringProperty("")
 
     explanations = EXPLANATIONS
     joker_effect_text = JOKER_EFFECT_TEXT
@@ -50,9 +58,6 @@ class NewGameScreen(Screen):
         (index, label) for index, (label, _) in enumerate(CLOCK_CHOICES)]
     board_options: ClassVar[list[tuple[str, str]]] = [
         (kind, BOARD_TITLES[kind]) for kind in BOARD_KINDS]
-
-    def unavailable_boards(self) -> list[str]:
-        return [kind for kind, reason in self.board_status.items() if reason]
 
     def toggle_blue(self, letter: str) -> None:
         if letter in self.blue_pieces:
@@ -75,6 +80,10 @@ class NewGameScreen(Screen):
         return NewGame(rules=rules, clock=clock, board=board_spec or self.board)
 
     def on_board_status(self, *_: Any) -> None:
+        self.unavailable = [kind for kind in BOARD_KINDS if self.board_status.get(kind)]
+        self.unavailable_text = "; ".join(
+            f"{BOARD_TITLES[kind]}: not available: {self.board_status[kind]}"
+            for kind in self.unavailable)
         if self.board_status.get(self.board):
             self.board = "screen"
 

@@ -1,0 +1,111 @@
+"""The other screens: new game (house rules, jokers, clock, board source), resume
+from the journal, settings, the camera wizard on the demo scene."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import chess
+from app_driver import Driver
+
+from companion.rules import EXPLANATIONS
+
+
+def test_new_game_screen_explains_every_rule_and_starts_the_chosen_game(
+        driver: Driver) -> None:
+    app = driver.app
+    driver.tap(app.screen("home").ids.new_game)
+    screen = app.screen("new_game")
+    assert app.root.current == "new_game"
+    shown = "\n".join(driver.texts(screen))
+    for key in ("blue_pieces", "blue_returns_when_captured", "failed_rescue", "touch_move",
+                "joker_effect", "coloured_bishop_cards"):
+        assert EXPLANATIONS[key] in shown, key
+    assert EXPLANATIONS["jokers_per_deck"] in shown
+    # Boards that cannot be used say why (no reed-switch board on this machine).
+    assert screen.board_status["screen"] == ""
+    assert "not available: no reed-switch board found on USB" in shown
+
+    driver.tap_button(screen.ids.jokers, "2")
+    assert "A joker gives the player another whole turn." in "\n".join(driver.texts(screen))
+    driver.tap_button(screen.ids.joker_effect, "Remove a piece")
+    driver.tap_button(screen.ids.failed_rescue, "Card back, move")
+    driver.tap_button(screen.ids.clock, "5 min + 3 s")
+    driver.tap_button(screen.ids.board, "On-screen board")
+    driver.tap(screen.ids.start)
+    assert app.root.current == "game"
+    game = app.session.game
+    assert game.rules.jokers_per_deck == 2
+    assert game.rules.joker_effect == "remove_piece"
+    assert game.rules.failed_rescue == "return"
+    assert game.clock is not None and game.clock.settings.increment == 3
+    assert app.session.link is None
+    assert game.deck_size(chess.WHITE) == 18
+    assert driver.view.white.clock_text in ("5:00", "4:59", "4:58")  # White's clock runs
+    assert driver.view.white.clock_running and not driver.view.black.clock_running
+
+
+def test_resume_the_journalled_game_from_home(driver: Driver) -> None:
+    app = driver.app
+    driver.new_game("KQ", "k")
+    driver.play(["flip", "K@e1", "flip"])
+    rfen = app.session.game.rfen()
+    app.end_session()
+    app.show("home")
+    driver.pump()
+    home = app.screen("home")
+    assert home.can_resume
+    assert "Black to play" in home.resume_text
+    driver.tap(home.ids.resume)
+    assert app.root.current == "game"
+    assert app.session.game.rfen() == rfen
+    assert app.session.game.pending == "k"
+    driver.place("e8")
+    assert driver.shown_pieces() == {"e1": "K", "e8": "k"}
+
+
+def test_settings_are_saved_and_name_the_players(driver: Driver) -> None:
+    app = driver.app
+    driver.tap(app.screen("home").ids.settings)
+    screen = app.screen("settings")
+    screen.ids.white.text = "Ada"
+    screen.ids.black.text = "Grace"
+    driver.tap(screen.ids.save)
+    saved = json.loads(Path(os.environ["RAINDROP_DATA_DIR"], "app-settings.json").read_text())
+    assert saved["white_name"] == "Ada" and saved["black_name"] == "Grace"
+    driver.new_game("KQ", "k")
+    assert driver.view.white.name == "Ada"
+    assert any(text.startswith("Grace") for text in
+               driver.texts(driver.game_screen.ids.black_panel))
+    app.settings.white_name, app.settings.black_name = "White", "Black"
+
+
+def test_camera_wizard_finds_the_board_on_the_demo_scene_and_saves_it(
+        driver: Driver) -> None:
+    app = driver.app
+    driver.tap(app.screen("home").ids.camera)
+    screen = app.screen("camera")
+    assert screen.problem == ""
+    driver.tap(screen.ids.demo)
+    for _ in range(100):
+        driver.pump(1)
+        if screen.feed.texture is not None:
+            break
+    assert screen.step == 2 and screen.ids.preview.texture is not None
+    driver.tap(screen.ids.find)
+    for _ in range(400):
+        driver.pump(1)
+        if not screen.feed.finding:
+            break
+    assert screen.feed.found is not None, screen.feed.status
+    assert screen.step == 3
+    assert len(screen.ids.preview.corners) == 4
+    assert "Board found" in screen.ids.status.text
+    driver.tap(screen.ids.save)
+    assert screen.saved_text.startswith("Saved to ")
+    saved = Path(screen.saved_text.removeprefix("Saved to "))
+    assert saved.is_file() and json.loads(saved.read_text())["source"] == "demo"
+    app.show("home")
+    screen.feed.stop()

@@ -1,0 +1,203 @@
+"""Screenshots of every screen, for the docs: ``python -m ui.screenshots docs/screenshots``.
+
+Plays the scripted demo and a few set-pieces with simulated touches, in
+landscape (1280x800) and, for the game screen, portrait (800x1280), and saves
+one PNG per screen. Runs headless (Kivy offscreen) with a throw-away data folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+LOGGER = logging.getLogger(__name__)
+
+LANDSCAPE = (1280, 800)
+PORTRAIT = (800, 1280)
+
+Frames = Iterator[int]  # a scene yields how many frames to wait
+
+
+def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
+    import chess
+    from kivy.core.window import Window
+
+    from companion.cards import Decks
+    from companion.game import Game
+    from companion.rules import HouseRules
+    from companion.sensors.simulated import SimPiece
+    from ui import touch
+    from ui.demo import DEMO_SCRIPT, demo_game, flip_button, play_step
+    from ui.options import NewGame
+    from ui.shots import save_window
+
+    def shot(name: str) -> None:
+        path = save_window(out / f"{name}.png")
+        print(f"wrote {path}")
+
+    def run_script(script: tuple[str, ...] | list[str]) -> Frames:
+        for step in script:
+            play_step(app, step)
+            yield 3
+            link = app.session.link
+            while link is not None and link.busy:
+                yield 1
+
+    if portrait:
+        app.start_game(NewGame(board="sim"), game=demo_game())
+        yield 3
+        yield from run_script(DEMO_SCRIPT)
+        yield 6
+        shot("game-portrait")
+        return
+
+    yield 4
+    shot("home")
+    app.show("new_game")
+    yield 4
+    shot("new-game")
+    app.show("settings")
+    yield 3
+    shot("settings")
+
+    # The demo on the simulated sensing board, ending with Black's rescue card.
+    app.start_game(NewGame(board="sim"), game=demo_game())
+    yield 3
+    yield from run_script(DEMO_SCRIPT)
+    yield 6
+    shot("game")
+
+    # A wrong placement on the sensing board: the squares to fix are shown.
+    sim = app.session.link.source
+    sim.place(chess.H1, SimPiece.of(chess.Piece(chess.BISHOP, chess.BLACK)))
+    sim.advance(sim.settle)
+    yield 6
+    shot("game-sensing-fix")
+    sim.lift(chess.H1)
+    sim.place(chess.F8)
+    sim.advance(sim.settle)
+    yield 6
+
+    screen = app.screen("game")
+    # On the on-screen board: a selected piece with its targets, then the promotion picker.
+    rules = HouseRules()
+    game = Game(rules, decks=Decks.from_order(
+        {"white": list("KPQNPPRBPPNRBPPP"), "black": list("kpnqbrpppnrpbppp")}, rules))
+    app.start_game(NewGame(board="screen"), game=game)
+    yield 3
+    yield from run_script(["flip", "K@e1", "flip", "k@e8", "flip", "P@g6", "flip", "p@d6",
+                           "g6g7", "flip", "n@c6", "flip", "Q@a4", "flip", "q@b6"])
+    touch.tap_square(screen.ids.board, chess.A4)
+    yield 4
+    shot("game-move-targets")
+    touch.tap_square(screen.ids.board, chess.G7)
+    yield 2
+    touch.tap_square(screen.ids.board, chess.G8)
+    yield 5
+    shot("promotion-picker")
+    yield from run_script(["promote:q"])
+
+    # Verify: the verdict with its four conditions and the rescue chance.
+    touch.tap(screen.ids.verify)
+    yield 4
+    shot("verdict")
+    screen.verdict_view.dismiss(animation=False)
+    yield 2
+
+    # Black resigns: the game-over screen with the export.
+    touch.tap(flip_button(screen.ids.black_panel))  # flip the rescue card...
+    yield 3
+    panel = screen.ids.black_panel
+    resign = next(w for w in panel.walk() if getattr(w, "text", "") == "Resign")
+    touch.tap(resign)
+    yield 3
+    confirm = next(w for w in panel.walk() if getattr(w, "text", "") == "Yes, resign")
+    touch.tap(confirm)
+    yield 3
+    app.export_pgn()
+    yield 4
+    shot("game-over")
+
+    camera = app.screen("camera")
+    app.show("camera")
+    camera.start_camera(camera.demo_source)
+    for _ in range(200):
+        yield 1
+        if camera.feed.texture is not None:
+            break
+    camera.feed.find_board()
+    for _ in range(600):
+        yield 1
+        if not camera.feed.finding:
+            break
+    yield 3
+    shot("camera-setup")
+    camera.feed.stop()
+    del Window
+
+
+def run(out: Path, size: tuple[int, int]) -> int:
+    """Make the screenshots for one window size (one Kivy window per process)."""
+    os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-shots-"))
+    os.environ.setdefault("RAINDROP_CONFIG_DIR", tempfile.mkdtemp(prefix="raindrop-shots-"))
+    from ui.launch import configure
+
+    configure(size, quiet=True)
+    from kivy.clock import Clock
+
+    from ui.app import RaindropApp
+
+    app = RaindropApp(board="sim")
+    scenes = _scenes(app, out, portrait=size[1] > size[0])
+    state = {"wait": 0, "problem": None}
+
+    def step(_dt: float) -> bool:
+        if state["wait"] > 0:
+            state["wait"] -= 1
+            return True
+        try:
+            state["wait"] = next(scenes)
+        except StopIteration:
+            app.stop()
+            return False
+        except Exception as error:
+            LOGGER.exception("screenshot scene failed")
+            state["problem"] = str(error)
+            app.stop()
+            return False
+        return True
+
+    app.bind(on_start=lambda *_: Clock.schedule_interval(step, 0))
+    app.run()
+    if state["problem"]:
+        print(f"screenshots failed: {state['problem']}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out", type=Path, help="folder for the PNGs")
+    parser.add_argument("--only", choices=("landscape", "portrait"),
+                        help="one window size only (each runs in its own process)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.only:
+        return run(args.out, LANDSCAPE if args.only == "landscape" else PORTRAIT)
+    import subprocess
+
+    status = 0
+    for which in ("landscape", "portrait"):
+        status |= subprocess.call([sys.executable, "-m", "ui.screenshots", str(args.out),
+                                   "--only", which])
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
