@@ -428,6 +428,9 @@ class SimulatedBoard:
         return "\n".join(lines)
 
 
+_COLOURS: dict[str, PieceColor] = {"white": "white", "black": "black", "blue": "blue"}
+
+
 def _square(word: str) -> chess.Square:
     try:
         return chess.parse_square(word)
@@ -461,14 +464,14 @@ def _cmd_place(board: SimulatedBoard, args: list[str]) -> str:
     square = _square(args[0])
     piece: SimPiece | None = None
     if len(args) >= 2:
-        color = args[1]
-        if color not in ("white", "black", "blue"):
-            raise SimulationError(f"{color!r} is not a colour: white, black or blue")
+        color = _COLOURS.get(args[1])
+        if color is None:
+            raise SimulationError(f"{args[1]!r} is not a colour: white, black or blue")
         letter = args[2] if len(args) == 3 else "?"
-        if letter != "?" and letter not in "pnbrqk":
+        if letter != "?" and (len(letter) != 1 or letter not in "pnbrqk"):
             raise SimulationError(f"{letter!r} is not a piece letter (p n b r q k)")
         symbol = letter.upper() if color == "white" else letter
-        piece = SimPiece(color, symbol)  # type: ignore[arg-type]
+        piece = SimPiece(color, symbol)
     board.place(square, piece)
     return ""
 

@@ -28,11 +28,15 @@ StatusCallback = Callable[[SourceStatus], None]
 
 
 class PhysicalBoardSession:
-    """A game played on a physical (or simulated) board. Thread-safe.
+    """A game played on a physical (or simulated) board.
 
-    ``on_result`` is called on the thread that caused the decision (the
-    source's thread for a snapshot, the caller's for a game change); a UI hops
-    over to its own thread. ``on_status`` receives the source's health.
+    Snapshots may arrive on any thread; they are decided one at a time (under
+    :attr:`lock`). ``on_result`` is called on the thread that caused the decision
+    (the source's thread for a snapshot, the caller's for a game change); a UI
+    hops over to its own thread. ``on_status`` receives the source's health.
+    The game itself is not thread-safe: call its methods from one thread, or
+    hold :attr:`lock` while calling them, or have the source report on the game's
+    thread (as ``raindrop play`` does).
     """
 
     def __init__(self, game: SyncGame, source: BoardSource, on_result: ResultCallback, *,
@@ -51,6 +55,11 @@ class PhysicalBoardSession:
     @property
     def last_result(self) -> SyncResult:
         return self.sync.last_result
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while a snapshot or a game change is decided."""
+        return self._lock
 
     def start(self) -> None:
         """Listen to the game and start the source (its first snapshot is reported)."""

@@ -162,6 +162,7 @@ def test_typed_commands() -> None:
     ("place e4", "there is no piece in the hand"),
     ("place e1 white k", "e1 is not empty"),
     ("place e4 green", "'green' is not a colour"),
+    ("place e4 white nn", "'nn' is not a piece letter"),
     ("move a1 e1", "e1 is not empty: use 'capture a1 e1'"),
     ("capture a1 a3", "capture needs a piece on both squares"),
     ("capture a1 e1 sideways", "the order is 'victim-first' or 'mover-first'"),
