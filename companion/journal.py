@@ -16,6 +16,7 @@ replayed, is never changed: resuming refuses with a :class:`JournalError`.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import logging
 import os
@@ -28,6 +29,11 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
 
 from companion.cards import DeckError, Decks
 from companion.clock import ClockSettings, ClockSettingsError
@@ -98,6 +104,23 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _lock(fd: int, path: Path) -> None:
+    """Hold the journal against other processes (two appending would corrupt it).
+
+    A POSIX record lock: per process, so one process may open its own journal
+    again; the kernel drops it when the process dies, even by ``kill -9``.
+    """
+    if fcntl is None:  # pragma: no cover - not POSIX
+        return
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        if error.errno in (errno.EACCES, errno.EAGAIN):
+            raise JournalError(f"{path} is open in another raindrop process (the game is "
+                               f"being played there)") from None
+        LOGGER.debug("cannot lock %s: %s", path, error)  # a file system without locks
+
+
 class Journal:
     """Appends a game's records to one file, each flushed to disk (fsync)."""
 
@@ -118,6 +141,7 @@ class Journal:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
             except FileExistsError:
                 continue
+            _lock(fd, path)
             _fsync_dir(folder)
             return cls(path, fd=fd, entries=-1)
         raise JournalError(f"cannot create a new journal in {folder}")
@@ -132,6 +156,7 @@ class Journal:
         except FileExistsError:
             raise JournalError(f"{target} exists already: a journal is never "
                                f"overwritten") from None
+        _lock(fd, target)
         _fsync_dir(target.parent)
         return cls(target, fd=fd, entries=-1)
 
@@ -304,22 +329,31 @@ def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.mono
     original file is copied aside; the warning says so. An unreadable journal
     raises :class:`JournalError` and is left untouched.
     """
-    contents = read_journal(path)
-    game = game_from_contents(contents, now=now)
-    warnings: list[str] = []
-    file = contents.path
-    if contents.problem is not None:
-        aside = _aside_name(file)
-        shutil.copy2(file, aside)
-        with open(file, "r+b") as handle:
-            handle.truncate(contents.good_bytes)
-            handle.flush()
-            os.fsync(handle.fileno())
-        message = (f"{file}: {contents.problem}. The game was resumed from entry "
-                   f"{len(contents.entries)}; the damaged original was kept as {aside.name}.")
-        LOGGER.warning("%s", message)
-        warnings.append(message)
-    fd = os.open(file, os.O_WRONLY | os.O_APPEND)
+    file = Path(path)
+    try:
+        fd = os.open(file, os.O_WRONLY | os.O_APPEND)
+    except FileNotFoundError:
+        raise JournalError(f"no journal at {file}") from None
+    except OSError as error:
+        raise JournalError(f"cannot open the journal {file}: {error}") from None
+    try:
+        _lock(fd, file)
+        contents = read_journal(file)
+        game = game_from_contents(contents, now=now)
+        warnings: list[str] = []
+        if contents.problem is not None:
+            aside = _aside_name(file)
+            shutil.copy2(file, aside)
+            os.ftruncate(fd, contents.good_bytes)
+            os.fsync(fd)
+            message = (f"{file}: {contents.problem}. The game was resumed from entry "
+                       f"{len(contents.entries)}; the damaged original was kept as "
+                       f"{aside.name}.")
+            LOGGER.warning("%s", message)
+            warnings.append(message)
+    except BaseException:
+        os.close(fd)
+        raise
     journal = Journal(file, fd=fd, entries=len(contents.entries))
     game.attach_journal(journal)
     game.entries = len(contents.entries)

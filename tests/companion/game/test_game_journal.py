@@ -266,3 +266,35 @@ def test_a_failed_write_leaves_the_game_unchanged_and_silent() -> None:
     recorder.ok = 10
     game.flip()
     assert len(recorder.entries) == 3
+
+
+def test_a_journal_in_use_by_another_process_is_refused(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, RAINDROP_DATA_DIR=str(tmp_path), PYTHONUNBUFFERED="1")
+    process = subprocess.Popen([sys.executable, "-m", "companion", "play", "--seed", "1",
+                                "--no-color"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, env=env)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"flip\n")
+        process.stdin.flush()
+        deadline = time.monotonic() + 60
+        seen = b""
+        while b"places the" not in seen and time.monotonic() < deadline:
+            seen += process.stdout.read1(4096)
+        path = latest_journal(tmp_path)
+        before = path.read_bytes()
+        with pytest.raises(JournalError, match="open in another raindrop process"):
+            resume(path)
+        assert path.read_bytes() == before
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+        process.stdout.close()
+    resumed = resume(path)
+    assert resumed.game.pending is not None
+    resumed.journal.close()
