@@ -243,3 +243,16 @@ def test_a_simulated_board_plays_through_board_sync(tmp_path: Path) -> None:
     assert "Board: White played N@e4." in out
     contents = read_journal(latest_journal(tmp_path / "data"))
     assert [e["a"] for e in contents.entries] == ["flip", "move"]
+
+
+def test_blue_pieces_are_drawn_distinctly() -> None:
+    from companion.cli.render import render_board
+    from companion.notation import board_from_rfen
+
+    board = board_from_rfen("4k2q~/8/8/8/8/8/8/Q~3K3[] w RBNrbn - 0 1")
+    plain = render_board(board, color=False)
+    assert " ♕~" in plain and " ♛~" in plain and " ♔ " in plain
+    coloured = render_board(board, color=True)
+    assert "\x1b[1;38;5;45m ♕ " in coloured   # White's blue: light blue
+    assert "\x1b[1;38;5;19m ♛ " in coloured   # Black's blue: dark blue
+    assert "\x1b[1;38;5;231m ♔ " in coloured  # an ordinary white piece
