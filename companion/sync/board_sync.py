@@ -278,6 +278,8 @@ class BoardSync:
                 return self._commit_pair(pos, pairs)
         earlier = [e for e in pos.earlier().get(mask, ())
                    if colours is None or e.colours == colours]
+        if not trail.changed:
+            return self._catch_up(pos, mask, colours)
         if earlier:
             return self._takeback(pos, earlier[0].undo_count)
         illegal = self._illegal(pos, mask, colours)
@@ -723,6 +725,17 @@ class BoardSync:
         return SyncResult(SyncKind.ILLEGAL, message,
                           led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets),
                           move=move, fixes=fixes, reason=reason)
+
+    def _catch_up(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
+        """The game changed elsewhere (a move typed in, an undo) and nothing has been
+        done on the board since: say how to make the board follow."""
+        fixes = fixes_towards(pos.board, pos.colours, mask, colours, back=False)
+        message = sentence(["The board has not followed the game yet: "
+                            + "; ".join(f.text for f in fixes)])
+        return SyncResult(SyncKind.MISMATCH, message,
+                          led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets,
+                                      last_move=_move_squares(pos.last_move)),
+                          fixes=fixes)
 
     def _mismatch(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
         fixes = fixes_towards(pos.board, pos.colours, mask, colours)

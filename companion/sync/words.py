@@ -43,19 +43,20 @@ def describe_action(board: chess.Board, move: chess.Move) -> str:
 
 
 def fixes_towards(board: chess.Board, target_colours: Colours, mask: int,
-                  colours: Colours | None) -> tuple[Fix, ...]:
+                  colours: Colours | None, *, back: bool = True) -> tuple[Fix, ...]:
     """What to do, square by square, so the board shows ``board``'s position.
 
     ``mask``/``colours``: what the sensor saw (``colours`` ``None`` for an
-    occupancy-only sensor).
+    occupancy-only sensor). ``back``: missing pieces go *back* (the players moved
+    them), else they are new to their squares (the game moved on).
     """
     target = board.occupied
     missing = target & ~mask
     extra = mask & ~target
     fixes: list[Fix] = []
     for square in chess.scan_forward(missing):
-        fixes.append(Fix(square, f"put the {piece_words(board, square)} back on "
-                                 f"{chess.square_name(square)}"))
+        fixes.append(Fix(square, f"put the {piece_words(board, square)} "
+                                 f"{'back on' if back else 'on'} {chess.square_name(square)}"))
     moved_off = bool(missing) and chess.popcount(extra) == 1
     for square in chess.scan_forward(extra):
         name = chess.square_name(square)

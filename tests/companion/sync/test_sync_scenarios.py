@@ -235,6 +235,18 @@ def test_undo_on_the_screen_then_board_put_right() -> None:
     assert table.game.san_history()[-1] == "N@a5"
 
 
+def test_move_played_on_the_screen_tells_the_board_to_follow() -> None:
+    """Not a takeback offer: nothing was done on the board since the game changed."""
+    table = Table(game_after(ROOKS))
+    table.game.play(chess.Move.from_uci("a1a4"))
+    result = table.last
+    assert result.kind == SyncKind.MISMATCH
+    assert result.message == ("The board has not followed the game yet: put the white rook "
+                              "on a4; a1 should be empty.")
+    assert table.do("move a1 a4").kind == SyncKind.IN_SYNC
+    assert table.game.san_history()[-1] == "Ra4"
+
+
 @BOTH
 def test_piece_slid_one_square_further_is_corrected(colors: bool) -> None:
     table = Table(game_after(ROOKS), colors=colors)
