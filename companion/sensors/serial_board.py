@@ -215,6 +215,9 @@ class SerialBoardReader:
         except protocol.FrameError as error:
             raise SerialBoardError(str(error)) from error
         with self._lock:
+            if pattern == self._leds and (self._leds_dirty or self._leds_pending is not None
+                                          or self._connected.is_set()):
+                return  # already shown, or on its way
             self._leds = pattern
             self._leds_dirty = True
             self._leds_pending = None

@@ -190,3 +190,41 @@ def test_a_failing_listener_does_not_stop_the_reader(fake_device: FakeDevice,
         assert reader.stats().connects == 1
     finally:
         reader.stop()
+
+
+def test_frame_protocol_works_with_pyserial_reader_thread() -> None:
+    import serial
+    import serial.threaded
+
+    from companion.sensors.board_frames import Snap
+    from companion.sensors.serial_board import FrameProtocol
+
+    messages: list[object] = []
+    port = serial.serial_for_url("loop://", timeout=0.05)
+    with serial.threaded.ReaderThread(port, lambda: FrameProtocol(messages.append)) as proto:
+        port.write(P.encode_snap(1, 0xF0) + b"noise\n" + P.encode_snap(2, 0x0F)[:-5] + b"\n")
+        assert eventually(lambda: len(messages) == 1)
+    assert messages == [Snap(1, 0xF0)]
+    assert proto.decoder.bad_frames == 1
+
+
+def test_same_led_pattern_is_not_resent(fake_device: FakeDevice, recorder: Recorder,
+                                        reader_for) -> None:
+    def handle(device: FakeDevice, kind: str, seq: int, fields: list[str]) -> None:
+        hello_then_snap(0)(device, kind, seq, fields)
+        if kind == "LED":
+            device.send(P.encode_ok(device.next_seq(), seq))
+
+    fake_device.on_command = handle
+    reader = reader_for(fake_device.port, recorder, **FAST)
+    assert reader.wait_connected(10)
+    hint = LedHint(targets=chess.SquareSet([chess.C3]))
+    for _ in range(5):
+        reader.show(hint)
+    assert eventually(reader.leds_acknowledged)
+    reader.show(hint)
+    reader.show(LedHint(fix=chess.SquareSet([chess.C3])))
+    assert fake_device.wait_kind("LED", 2)
+    assert eventually(reader.leds_acknowledged)
+    leds = [fields[0][chess.C3] for kind, _, fields in fake_device.received if kind == "LED"]
+    assert leds == ["G", "R"]
