@@ -157,7 +157,7 @@ class SerialBoardReader:
         self._last_status: SourceStatus | None = None
         self._protocol = FrameProtocol(self._on_message)
         # Outbox (guarded by _lock).
-        self._leds = protocol.LED_OFF * 64
+        self._leds: str | None = None  # what the board should show; None: never set
         self._leds_dirty = False
         self._leds_pending: tuple[int, float] | None = None
         self._selftests: list[_SelfTestRequest] = []
@@ -325,7 +325,8 @@ class SerialBoardReader:
         self._hello = None
         with self._lock:
             self._leds_pending = None
-            self._leds_dirty = True  # the board forgets nothing, but resend after a resync
+            # The board may have lost its LEDs (a power cut): send them again after a resync.
+            self._leds_dirty = self._leds is not None
             active = self._active_test
             self._active_test = None
         if active is not None:
@@ -408,14 +409,14 @@ class SerialBoardReader:
                                     and now - self._leds_pending[1] > self.config.ack_s):
                 self._leds_dirty = False
                 self._leds_pending = None
-                if has_leds:
+                if has_leds and self._leds is not None:
                     led_seq = self._next_tx()
                     self._leds_pending = (led_seq, now)
             pattern = self._leds
             test = None
             if self._active_test is None and self._selftests:
                 test = self._active_test = self._selftests.pop(0)
-        if led_seq >= 0:
+        if led_seq >= 0 and pattern is not None:
             self._write(protocol.encode_led(led_seq, pattern))
         if test is not None:
             test.host_seq = self._next_tx()
