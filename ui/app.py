@@ -65,8 +65,7 @@ class RaindropApp(App):  # type: ignore[misc]
         return manager
 
     def on_start(self) -> None:
-        self.refresh_home()
-        self.refresh_boards()
+        self.refresh_home()  # board sources are checked when the new-game screen opens
         Clock.schedule_once(self._first_frame, 0)
 
     def _first_frame(self, _dt: float) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import tempfile
 
 LOGGER = logging.getLogger(__name__)
@@ -43,4 +44,7 @@ def launch(*, board: str = "sim", demo: bool = False, screenshot: str | None = N
 
         DemoDriver(app, screenshot=screenshot, play=demo).attach()
     app.run()
-    return 0 if app.exit_problem is None else 1
+    if app.exit_problem is not None:
+        print(f"raindrop app: {app.exit_problem}", file=sys.stderr)
+        return 1
+    return 0

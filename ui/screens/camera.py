@@ -31,8 +31,11 @@ class CameraScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("feed", CameraFeed())
         super().__init__(**kwargs)
-        self.problem = vision_problem()
         self.feed.bind(found=self._on_found, running=self._on_running)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        # Checked on entering, not at start-up: importing OpenCV takes a while.
+        self.problem = vision_problem()
 
     def start_camera(self, source: str) -> None:
         self.saved_text = ""

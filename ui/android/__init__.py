@@ -1,0 +1,1 @@
+"""Android packaging: USB intent filters and the app's entry point for buildozer."""
