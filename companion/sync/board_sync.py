@@ -63,6 +63,8 @@ class SyncGame(GameView, Protocol):
 
     def can_flip(self) -> bool: ...
 
+    def can_undo(self) -> bool: ...
+
     def play(self, move: chess.Move) -> None: ...
 
     def remove(self, square: chess.Square) -> None: ...
@@ -228,7 +230,10 @@ class BoardSync:
         else:
             self._choices = ()
         self._result = result
-        self._decided = (self._mask, self._colours, self._generation)
+        # A repeated snapshot gets the same answer, but not a commit twice: after a
+        # commit the same board is decided again (in sync).
+        self._decided = None if result.committed else (self._mask, self._colours,
+                                                       self._generation)
         if result.kind not in (SyncKind.IN_SYNC, SyncKind.WAITING):
             LOGGER.info("sync: %s: %s", result.kind.value, result.message)
         return result
@@ -280,7 +285,7 @@ class BoardSync:
                    if colours is None or e.colours == colours]
         if not trail.changed:
             return self._catch_up(pos, mask, colours)
-        if earlier:
+        if earlier and self._game.can_undo():
             return self._takeback(pos, earlier[0].undo_count)
         illegal = self._illegal(pos, mask, colours)
         if illegal is not None:
@@ -739,8 +744,12 @@ class BoardSync:
 
     def _mismatch(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
         fixes = fixes_towards(pos.board, pos.colours, mask, colours)
-        message = sentence(["The board does not match the game: "
-                            + "; ".join(f.text for f in fixes)])
+        outcome = self._game.outcome
+        head = "The board does not match the game: "
+        if outcome is not None:
+            head = (f"The game is over ({outcome.describe()}); the board does not match "
+                    f"its final position: ")
+        message = sentence([head + "; ".join(f.text for f in fixes)])
         return SyncResult(SyncKind.MISMATCH, message,
                           led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets,
                                       last_move=_move_squares(pos.last_move)),

@@ -93,7 +93,10 @@ class PhysicalBoardSession:
 
     def _on_snapshot(self, snapshot: BoardSnapshot) -> None:
         with self._lock:
-            self._report(self.sync.update(snapshot))
+            previous = self.sync.last_result
+            result = self.sync.update(snapshot)
+            if result is not previous:  # a repeated snapshot, decided already: no news
+                self._report(result)
 
     def _on_source_status(self, status: SourceStatus) -> None:
         self.status = status

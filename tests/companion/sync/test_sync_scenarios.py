@@ -486,12 +486,30 @@ def test_the_board_seen_at_start_is_never_an_action() -> None:
     assert result.kind == SyncKind.ASK and len(game.san_history()) == 3
 
 
-def test_same_snapshot_twice_decides_once() -> None:
+def test_same_snapshot_twice_decides_once_and_never_commits_twice() -> None:
     game = game_after(ROOKS)
     sync = BoardSync(game)
     snapshot = BoardSnapshot.of_board(game.board)
     first = sync.update(snapshot)
     assert sync.update(snapshot) is first
+    board = game.board
+    board.remove_piece_at(SQ("a1"))
+    sync.update(BoardSnapshot.of_board(board))
+    board.set_piece_at(SQ("a2"), chess.Piece(chess.ROOK, chess.WHITE))
+    moved = BoardSnapshot.of_board(board)
+    assert sync.update(moved).kind == SyncKind.COMMITTED
+    again = sync.update(moved)
+    assert again.kind == SyncKind.IN_SYNC and not again.committed
+    assert sync.update(moved) is again
+    assert game.san_history()[-1] == "Ra2" and len(game.san_history()) == 5
+
+
+def test_no_takeback_is_offered_when_the_game_cannot_undo() -> None:
+    table = Table(game_after(ROOKS))
+    table.do("move a1 a3")
+    table.game.resign(chess.BLACK)
+    result = table.do("move a3 a1")
+    assert result.kind != SyncKind.TAKEBACK and "the game is over" in result.message.lower()
 
 
 def test_choose_without_a_question_is_an_error() -> None:
