@@ -49,8 +49,9 @@ def test_pawn_placed_on_the_last_rank_is_illegal_and_game_unchanged(colors: bool
     assert result.kind == SyncKind.COMMITTED and game.san_history()[-1] == "P@e4"
 
 
-def test_piece_set_down_before_the_flip_is_only_confirmed_never_assumed() -> None:
-    table = Table(game_after("K@e1 k@h8"))
+@BOTH
+def test_piece_set_down_before_the_flip_is_only_confirmed_never_assumed(colors: bool) -> None:
+    table = Table(game_after("K@e1 k@h8"), colors=colors)
     result = table.do("place d4 white q")
     assert result.kind == SyncKind.ILLEGAL and "flip a card first" in result.message
     table.game.flip()   # a queen comes up: the board already shows a piece on d4
@@ -97,8 +98,9 @@ def test_piece_held_is_not_a_capture(colors: bool) -> None:
     assert result.kind == SyncKind.IN_SYNC and table.game.rfen() == rfen
 
 
-def test_victim_lifted_and_put_back_before_the_mover_is_no_capture() -> None:
-    table = Table(game_after(ROOKS))
+@BOTH
+def test_victim_lifted_and_put_back_before_the_mover_is_no_capture(colors: bool) -> None:
+    table = Table(game_after(ROOKS), colors=colors)
     rfen = table.game.rfen()
     table.do("lift a5")
     assert table.last.kind == SyncKind.WAITING and "capturing it?" in table.last.message
@@ -187,8 +189,9 @@ def test_pawn_itself_set_on_the_last_rank_with_colour_sensing() -> None:
     assert "b8 should hold the White's blue queen, not a white piece" in after.message
 
 
-def test_pawn_to_the_last_rank_without_blue_pieces_is_illegal() -> None:
-    table = Table(game_after(PROMOTION, rules=HouseRules(blue_pieces="")))
+@BOTH
+def test_pawn_to_the_last_rank_without_blue_pieces_is_illegal(colors: bool) -> None:
+    table = Table(game_after(PROMOTION, rules=HouseRules(blue_pieces="")), colors=colors)
     result = table.do("lift b7", "place b8")
     assert result.kind == SyncKind.ILLEGAL
     assert result.reason is not None and "no blue piece left" in result.reason
@@ -206,15 +209,17 @@ def test_takeback_of_a_move_is_offered_and_accepted(colors: bool) -> None:
     assert after.kind == SyncKind.IN_SYNC and table.game.san_history()[-1] == "N@a5"
 
 
-def test_takeback_of_a_capture_restores_the_victim() -> None:
-    table = Table(game_after(ROOKS))
+@BOTH
+def test_takeback_of_a_capture_restores_the_victim(colors: bool) -> None:
+    table = Table(game_after(ROOKS), colors=colors)
     table.board.capture(SQ("a1"), SQ("a5"))
     table.do("lift a5", "place a1", "place a5 black n")
     assert table.last.kind == SyncKind.TAKEBACK and table.last.undo_count == 1
 
 
-def test_takeback_over_a_flip_counts_every_undo() -> None:
-    table = Table(game_after("K@e1 k@h8 R@a1"))
+@BOTH
+def test_takeback_over_a_flip_counts_every_undo(colors: bool) -> None:
+    table = Table(game_after("K@e1 k@h8 R@a1"), colors=colors)
     table.game.flip()                  # Black flips a knight: pending
     result = table.do("remove a1")     # White's rook placement is taken back
     assert result.kind == SyncKind.TAKEBACK and result.undo_count == 2
@@ -224,8 +229,9 @@ def test_takeback_over_a_flip_counts_every_undo() -> None:
     assert table.last.kind == SyncKind.IN_SYNC
 
 
-def test_undo_on_the_screen_then_board_put_right() -> None:
-    table = Table(game_after(ROOKS))
+@BOTH
+def test_undo_on_the_screen_then_board_put_right(colors: bool) -> None:
+    table = Table(game_after(ROOKS), colors=colors)
     table.do("move a1 a3")
     table.game.undo()
     result = table.last
@@ -235,9 +241,10 @@ def test_undo_on_the_screen_then_board_put_right() -> None:
     assert table.game.san_history()[-1] == "N@a5"
 
 
-def test_move_played_on_the_screen_tells_the_board_to_follow() -> None:
+@BOTH
+def test_move_played_on_the_screen_tells_the_board_to_follow(colors: bool) -> None:
     """Not a takeback offer: nothing was done on the board since the game changed."""
-    table = Table(game_after(ROOKS))
+    table = Table(game_after(ROOKS), colors=colors)
     table.game.play(chess.Move.from_uci("a1a4"))
     result = table.last
     assert result.kind == SyncKind.MISMATCH
@@ -269,9 +276,10 @@ def test_slide_without_resting_commits_once(colors: bool) -> None:
     assert table.game.san_history()[-1] == "Ra4"
 
 
-def test_correction_onto_a_capture_needs_the_order_of_events() -> None:
+@BOTH
+def test_correction_onto_a_capture_needs_the_order_of_events(colors: bool) -> None:
     """After Ra3, Black lifting the rook (to capture it) is no slide onto a5."""
-    table = Table(game_after("K@e1 k@h8 R@a1 n@a5 N@h3 b@c5"))
+    table = Table(game_after("K@e1 k@h8 R@a1 n@a5 N@h3 b@c5"), colors=colors)
     table.do("move a1 a3")
     assert table.game.san_history()[-1] == "Ra3"
     result = table.do("lift a3")   # Black's bishop c5 can capture a3: victim first
@@ -280,8 +288,9 @@ def test_correction_onto_a_capture_needs_the_order_of_events() -> None:
     assert result.kind == SyncKind.COMMITTED and table.game.san_history()[-1] == "Bxa3"
 
 
-def test_slide_further_onto_a_capture_is_corrected() -> None:
-    table = Table(game_after(ROOKS))
+@BOTH
+def test_slide_further_onto_a_capture_is_corrected(colors: bool) -> None:
+    table = Table(game_after(ROOKS), colors=colors)
     table.do("move a1 a4")
     table.do("lift a4", "remove a5", "place a5")
     assert table.last.kind == SyncKind.CORRECTED
@@ -321,9 +330,10 @@ def test_fast_recapture_without_the_order_of_events_is_not_played() -> None:
     assert not table.last.committed and table.game.rfen() == rfen
 
 
+@BOTH
 @pytest.mark.parametrize("mode", ["off", "warn", "enforce"])
-def test_touch_move(mode: str) -> None:
-    table = Table(game_after(ROOKS), touch_move=mode)
+def test_touch_move(mode: str, colors: bool) -> None:
+    table = Table(game_after(ROOKS), touch_move=mode, colors=colors)
     table.do("lift a1", "putback")
     if mode == "off":
         assert "Touch-move" not in table.last.message
@@ -451,9 +461,10 @@ def test_occluded_colour_snapshots_fall_back_to_occupancy() -> None:
     assert table.game.san_history()[-1] == "Rxd1"
 
 
-def test_joker_removal_is_committed() -> None:
+@BOTH
+def test_joker_removal_is_committed(colors: bool) -> None:
     rules = HouseRules(jokers_per_deck=1, joker_effect="remove_piece")
-    table = Table(game_after("K@e1 k@h8 N@e4 n@a5 flip:J", rules=rules))
+    table = Table(game_after("K@e1 k@h8 N@e4 n@a5 flip:J", rules=rules), colors=colors)
     assert table.game.pending == "J"
     assert SQ("a5") in table.last.led.targets
     result = table.do("remove a5")
@@ -461,15 +472,17 @@ def test_joker_removal_is_committed() -> None:
     assert "removed the black knight from a5" in result.message
 
 
-def test_joker_may_not_remove_the_king() -> None:
+@BOTH
+def test_joker_may_not_remove_the_king(colors: bool) -> None:
     rules = HouseRules(jokers_per_deck=1, joker_effect="remove_piece")
-    table = Table(game_after("K@e1 k@h8 N@e4 n@a5 flip:J", rules=rules))
+    table = Table(game_after("K@e1 k@h8 N@e4 n@a5 flip:J", rules=rules), colors=colors)
     result = table.do("remove h8")
     assert result.kind == SyncKind.ILLEGAL and result.reason == "the king cannot be removed"
 
 
-def test_after_the_game_is_over_changes_are_illegal() -> None:
-    table = Table(game_after(ROOKS))
+@BOTH
+def test_after_the_game_is_over_changes_are_illegal(colors: bool) -> None:
+    table = Table(game_after(ROOKS), colors=colors)
     table.game.resign(chess.WHITE)
     assert "Game over" in table.last.message
     result = table.do("move a1 a2")
@@ -504,8 +517,9 @@ def test_same_snapshot_twice_decides_once_and_never_commits_twice() -> None:
     assert game.san_history()[-1] == "Ra2" and len(game.san_history()) == 5
 
 
-def test_no_takeback_is_offered_when_the_game_cannot_undo() -> None:
-    table = Table(game_after(ROOKS))
+@BOTH
+def test_no_takeback_is_offered_when_the_game_cannot_undo(colors: bool) -> None:
+    table = Table(game_after(ROOKS), colors=colors)
     table.do("move a1 a3")
     table.game.resign(chess.BLACK)
     result = table.do("move a3 a1")
