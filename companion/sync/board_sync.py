@@ -570,10 +570,11 @@ class BoardSync:
                               reason=str(error))
         finally:
             self._committing = False
+        why = (f"the piece was moved on to {chess.square_name(move.to_square)}" if last.drop
+               else f"the piece went on past {chess.square_name(last.to_square)}")
         return SyncResult(SyncKind.CORRECTED,
                           f"Corrected: {_side(previous.turn)} played {new}, not {old} "
-                          f"(the piece went on past {chess.square_name(last.to_square)})."
-                          + self._game_over_note(),
+                          f"({why})." + self._game_over_note(),
                           led=LedHint(last_move=_move_squares(move)), move=move,
                           undo_count=1, committed=True)
 

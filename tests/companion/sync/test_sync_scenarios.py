@@ -445,6 +445,7 @@ def test_long_hover_over_a_square_is_corrected_when_the_piece_lands() -> None:
     board.place(SQ("c3"))
     assert table.last.kind == SyncKind.CORRECTED
     assert table.game.san_history()[-1] == "Q@c3+"
+    assert "not Q@b3" in table.last.message and "moved on to c3" in table.last.message
 
 
 def test_occluded_colour_snapshots_fall_back_to_occupancy() -> None:
