@@ -97,6 +97,7 @@ class SimHardware:
 
     def columns_idle(self):
         """Columns that read closed with no row driven (shorted to ground)."""
+        self._read_control()
         return self.short_columns
 
     def show_leds(self, pattern):
