@@ -18,7 +18,7 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.game import Game
-from companion.sensors.source import BoardSourceError, open_board_source
+from companion.sensors.source import BoardSource, BoardSourceError, open_board_source
 from ui import availability, paths, resume
 from ui.options import NewGame
 from ui.screens.camera import CameraScreen
@@ -112,14 +112,16 @@ class RaindropApp(App):  # type: ignore[misc]
             return
         self.start_game(settings)
 
-    def start_game(self, settings: NewGame, *, game: Game | None = None) -> GameSession:
-        """Start a game (a new one from ``settings`` unless ``game`` is given)."""
+    def start_game(self, settings: NewGame, *, game: Game | None = None,
+                   source: BoardSource | None = None) -> GameSession:
+        """Start a game (a new one from ``settings`` unless ``game`` is given), on the
+        board ``settings.board`` names (or on ``source``, an opened board source)."""
         self.end_session()
         if game is None:
             journal = resume.new_journal()
             game = Game(settings.rules, seed=settings.seed, clock=settings.clock,
                         journal=journal)
-        return self._show_session(game, settings.board)
+        return self._show_session(game, settings.board, source)
 
     def resume_game(self) -> GameSession | None:
         """Resume the journalled game, if there is one."""
@@ -131,9 +133,12 @@ class RaindropApp(App):  # type: ignore[misc]
         self.message = " ".join(warnings)
         return self._show_session(game, self.board)
 
-    def _show_session(self, game: Game, board: str) -> GameSession:
+    def _show_session(self, game: Game, board: str,
+                      source: BoardSource | None = None) -> GameSession:
         link = None
-        if board.partition(":")[0] != "screen":
+        if source is not None:
+            link = SensingLink(source)
+        elif board.partition(":")[0] != "screen":
             try:
                 link = SensingLink(open_board_source(board))
             except (BoardSourceError, SensingUnavailableError) as error:

@@ -89,20 +89,42 @@ def grid_lines(corners: tuple[tuple[float, float], ...]) -> list[tuple[tuple[flo
     return lines
 
 
-def _demo_frames() -> Iterator[Any]:
-    """Frames of a synthetic scene (vision.synthetic): a board with markers and pieces."""
+def _demo_frames(fraction: float = 0.25) -> Iterator[Any]:
+    """Frames of a synthetic scene (vision.synthetic): a board with corner markers and
+    ``fraction`` of its squares occupied."""
     import numpy as np
 
     from vision import synthetic
 
     rng = np.random.default_rng(7)
-    scene = synthetic.random_scene(rng, fraction=0.25, markers=True, size=(960, 540),
+    scene = synthetic.random_scene(rng, fraction=fraction, markers=True, size=(960, 540),
                                    max_tilt_deg=18.0)
     frames = [synthetic.render(scene, seed) for seed in range(3)]
     index = 0
     while True:
         yield frames[index % len(frames)]
         index += 1
+
+
+class DemoCapture:
+    """A ``cv2.VideoCapture`` stand-in showing the synthetic demo scene at 15 frames a
+    second, for a camera board without a camera (demo, screenshots)."""
+
+    def __init__(self, fraction: float = 0.0) -> None:
+        self._frames = _demo_frames(fraction)
+
+    def isOpened(self) -> bool:  # cv2's name
+        return True
+
+    def read(self) -> tuple[bool, Any]:
+        time.sleep(FRAME_INTERVAL)
+        return True, next(self._frames)
+
+    def get(self, prop: int) -> float:
+        return 15.0
+
+    def release(self) -> None:
+        """Nothing to release."""
 
 
 def _capture_frames(source: str) -> Iterator[Any]:

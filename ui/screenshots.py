@@ -124,6 +124,23 @@ def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
     yield 4
     shot("game-over")
 
+    # A camera board (the synthetic demo scene through vision's reader): the picture with
+    # the grid it found, beside the game.
+    from ui.camera_feed import DemoCapture
+    from vision.reader import CameraBoardReader
+
+    reader = CameraBoardReader("demo", capture_factory=lambda _source: DemoCapture(0.0),
+                               live=True)
+    app.start_game(NewGame(board="camera"), game=demo_game(), source=reader)
+    for _ in range(1500):
+        yield 1
+        game_screen = app.screen("game")
+        if game_screen.camera_corners and game_screen.sensed and game_screen.sensed.kind:
+            break
+    yield 4
+    shot("game-camera")
+    app.end_session()
+
     camera = app.screen("camera")
     app.show("camera")
     camera.start_camera(camera.demo_source)

@@ -17,7 +17,7 @@ from typing import Any
 import chess
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
-from kivy.properties import ObjectProperty
+from kivy.properties import ListProperty, ObjectProperty
 
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import BoardSource, SourceStatus
@@ -85,11 +85,21 @@ class _OnUiThread:
         self.source.stop()
 
 
+CAMERA_INTERVAL = 0.25  # seconds between camera preview updates in the game screen
+
+
 class SensingLink(EventDispatcher):  # type: ignore[misc]
     """One board source feeding one game through
-    :class:`companion.sync.session.PhysicalBoardSession`, everything on the UI thread."""
+    :class:`companion.sync.session.PhysicalBoardSession`, everything on the UI thread.
+
+    A camera source (one with ``last_frame`` and ``located``, as
+    :class:`vision.reader.CameraBoardReader`) also gets a live preview:
+    ``camera_texture`` and the found board's ``camera_corners`` (a8, h8, h1, a1)."""
 
     sensed: SensedView | None = ObjectProperty(None, allownone=True)
+    camera_texture = ObjectProperty(None, allownone=True)
+    camera_corners = ListProperty()
+    camera_size = ListProperty([0, 0])
 
     def __init__(self, source: BoardSource, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -99,6 +109,8 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
         self._result: Any = None
         self._stopped = False
         self._intended: chess.Move | None = None
+        self._camera_event: Any = None
+        self._frame: Any = None
 
     # Life ---------------------------------------------------------------
 
@@ -113,11 +125,30 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
                                        on_status=self._on_status)
         self._publish()
         self.physical.start()
+        if hasattr(self.source, "last_frame"):
+            self._camera_event = Clock.schedule_interval(self._poll_camera, CAMERA_INTERVAL)
+
+    def _poll_camera(self, _dt: float) -> None:
+        """Show the camera reader's newest frame and found grid (read on the UI thread;
+        the reader's thread only replaces these references)."""
+        from ui.camera_feed import frame_texture
+
+        frame = getattr(self.source, "last_frame", None)
+        if frame is not None and frame is not self._frame:
+            self._frame = frame
+            self.camera_texture = frame_texture(frame, self.camera_texture)
+            self.camera_size = [frame.shape[1], frame.shape[0]]
+        located = getattr(self.source, "located", None)
+        corners = list(located.geometry.corners) if located is not None else []
+        if corners != list(self.camera_corners):
+            self.camera_corners = corners
 
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
+        if self._camera_event is not None:
+            self._camera_event.cancel()
         if self.physical is not None:
             try:
                 self.physical.stop()

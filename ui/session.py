@@ -30,6 +30,7 @@ class GameSession(EventDispatcher):  # type: ignore[misc]
     view: TableView = ObjectProperty(None, allownone=True)
     sensed: SensedView | None = ObjectProperty(None, allownone=True)
     over = BooleanProperty(False)
+    link: SensingLink | None = ObjectProperty(None, allownone=True)
 
     def __init__(self, game: GameLike, *, link: SensingLink | None = None,
                  names: tuple[str, str] = ("White", "Black"), **kwargs: Any) -> None:

@@ -65,13 +65,13 @@ class Driver:
     # Games ------------------------------------------------------------------
 
     def new_game(self, white: str = "", black: str = "", *, rules: HouseRules | None = None,
-                 board: str = "screen") -> Game:
-        """A game with the decks' top cards fixed, journalled, on ``board``."""
+                 board: str = "screen", source: Any = None) -> Game:
+        """A game with the decks' top cards fixed, journalled, on ``board`` (or ``source``)."""
         rules = rules or HouseRules()
         order = {"white": full_deck(white, chess.WHITE, rules),
                  "black": full_deck(black.lower(), chess.BLACK, rules)}
         game = Game(rules, decks=Decks.from_order(order, rules), journal=Journal.create())
-        self.app.start_game(NewGame(rules=rules, board=board), game=game)
+        self.app.start_game(NewGame(rules=rules, board=board), game=game, source=source)
         self.pump()
         return game
 

@@ -4,10 +4,16 @@ placement is shown with the squares to fix and instructions, then put right."""
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+from typing import Any
+
 import chess
 from app_driver import Driver
 
 from companion.sensors.simulated import SimPiece
+from companion.sensors.snapshot import BoardSnapshot
+from companion.sensors.source import LedHint, SourceStatus
 
 
 def settle(driver: Driver) -> None:
@@ -62,3 +68,57 @@ def test_taps_on_the_simulated_board_act_through_its_hands(driver: Driver) -> No
     assert chess.E1 in sim.squares
     assert game.san_history() == ["K@e1"]
     assert not driver.app.session.link.busy
+
+
+class FakeCamera:
+    """A camera board source as the app sees one: snapshots with colours, the newest
+    frame and the found board (as vision.reader.CameraBoardReader offers them)."""
+
+    name = "camera"
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.last_frame = np.full((180, 320, 3), 90, dtype=np.uint8)
+        self.located = SimpleNamespace(geometry=SimpleNamespace(
+            corners=((60.0, 10.0), (260.0, 10.0), (260.0, 170.0), (60.0, 170.0))))
+        self.on_snapshot: Any = None
+        self.hints: list[LedHint] = []
+
+    def start(self, on_snapshot: Any, on_status: Any) -> None:
+        self.on_snapshot = on_snapshot
+        on_status(SourceStatus(self.name, True, "camera 0"))
+        on_snapshot(BoardSnapshot(chess.SquareSet(), {}, 0.0, self.name))
+
+    def show(self, hint: LedHint) -> None:
+        self.hints.append(hint)
+
+    def stop(self) -> None:
+        self.on_snapshot = None
+
+
+def test_a_camera_board_shows_its_picture_with_the_grid(driver: Driver) -> None:
+    camera = FakeCamera()
+    game = driver.new_game("KQ", "k", source=camera)
+    screen = driver.game_screen
+    deadline = time.monotonic() + 10  # the preview polls the camera 4 times a second
+    while screen.ids.camera_preview.texture is None and time.monotonic() < deadline:
+        driver.pump(1)
+    preview = screen.ids.camera_preview
+    assert preview.texture is not None and preview.texture.size == (320, 180)
+    assert [tuple(c) for c in preview.corners] == list(camera.located.geometry.corners)
+    assert preview.opacity == 1 and screen.ids.sensed_board.opacity == 0
+    # A tap on the picture shows the sensed squares instead, and back.
+    driver.tap(screen.ids.sensed_area)
+    assert preview.opacity == 0 and screen.ids.sensed_board.opacity == 1
+    driver.tap(screen.ids.sensed_area)
+    assert preview.opacity == 1
+
+    # The camera sees the white king placed on e1 after the flip: the game follows.
+    driver.flip(chess.WHITE)
+    camera.on_snapshot(BoardSnapshot(chess.SquareSet([chess.E1]), {chess.E1: "white"}, 1.0,
+                                     "camera"))
+    driver.pump(3)
+    assert game.san_history() == ["K@e1"]
+    assert driver.shown_pieces() == {"e1": "K"}
+    assert camera.hints  # the sync's hints reach the source

@@ -39,6 +39,10 @@ class GameScreen(Screen):
     white_rect = ListProperty([0, 0, 100, 100])
     face_to_face = BooleanProperty(True)  # Black's panel turned towards the far side
     board_problem = BooleanProperty(False)  # the sensing board must be put right
+    show_camera = BooleanProperty(True)     # camera board: the picture, else the discs
+    camera_texture = ObjectProperty(None, allownone=True)
+    camera_corners = ListProperty()
+    camera_size = ListProperty([0, 0])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -58,6 +62,13 @@ class GameScreen(Screen):
         session.bind(view=self._on_view, sensed=self.setter("sensed"))
         self.view = session.view
         self.sensed = session.sensed
+        link = session.link
+        self.camera_texture = None
+        self.camera_corners = []
+        if link is not None:
+            link.bind(camera_texture=self.setter("camera_texture"),
+                      camera_corners=self.setter("camera_corners"),
+                      camera_size=self.setter("camera_size"))
 
     def _on_view(self, _session: Any, view: Any) -> None:
         self.view = view

@@ -159,7 +159,7 @@ class DeckStrip(Widget):
         rows = (len(entries) + columns - 1) // columns
         cell_w = self.width / columns
         cell_h = self.height / rows
-        icon = min(cell_h * 0.95, cell_w * 0.5)
+        icon = min(cell_h * 0.95, cell_w * 0.48)
         for index, entry in enumerate(entries):
             row, col = divmod(index, columns)
             x = self.x + col * cell_w
@@ -175,7 +175,7 @@ class DeckStrip(Widget):
             else:
                 self.canvas.add(piece_instructions(entry.piece_type, self.color, False,
                                                    center, icon, shadow=False))
-            count = glyph_texture(f"\u00d7{entry.count}", max(8, int(icon * 0.5)))
+            count = glyph_texture(f"\u00d7{entry.count}", max(10, int(icon * 0.62)))
             with self.canvas:
                 Color(*theme.TEXT)
                 Rectangle(texture=count, pos=(x + icon * 1.1, center[1] - count.height / 2),
