@@ -599,8 +599,10 @@ class RaindropBoard(chess.Board):
                 if move.promotion not in available:
                     return (f"the blue {chess.piece_name(move.promotion)} is not available "
                             f"(left: {', '.join(chess.piece_name(p) for p in available)}) (R5)")
-        if piece.piece_type == chess.KING and chess.square_distance(move.from_square,
-                                                                    move.to_square) > 1:
+        if (piece.piece_type == chess.KING
+                and chess.square_rank(move.from_square) == chess.square_rank(move.to_square)
+                and abs(chess.square_file(move.from_square)
+                        - chess.square_file(move.to_square)) == 2):
             return "there is no castling in Raindropchess (R4)"
         if not super().is_pseudo_legal(move):
             return f"the {chess.piece_name(piece.piece_type)} on {from_name} cannot go to {to_name}"

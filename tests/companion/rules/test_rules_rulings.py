@@ -156,6 +156,8 @@ def test_r4_no_castling_no_double_step_no_en_passant() -> None:
         move = chess.Move.from_uci(uci)
         assert move not in board.legal_moves
         assert why in (board.why_illegal(move) or "")
+    # A long king move that is not a castling is explained as a plain bad move.
+    assert board.why_illegal(chess.Move.from_uci("e1e3")) == "the king on e1 cannot go to e3"
     assert chess.Move.from_uci("e2e3") in board.legal_moves
     # A pawn beside a pawn that just stepped: no en passant capture exists.
     board = RaindropBoard("4k3/3p4/8/4P3/8/8/8/4K3[] b QRBNqrbn - 0 10")
