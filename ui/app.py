@@ -8,6 +8,7 @@ resumes the journalled game, opens the chosen board source and exports PGN.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,13 @@ class RaindropApp(App):  # type: ignore[misc]
             self.refresh_home()
         if name == "new_game":
             self.refresh_boards()
+        session = self.session
+        if session is not None and not session.over:
+            # The clock stands still while the players are away from the game screen.
+            if name == "game":
+                session.game.resume()
+            elif self.root.current == "game":
+                session.game.pause()
         self.root.current = name
 
     def go_home(self) -> None:
@@ -97,7 +105,20 @@ class RaindropApp(App):  # type: ignore[misc]
         home.resume_text = info.text
 
     def refresh_boards(self) -> None:
-        self.screen("new_game").board_status = availability.board_status()
+        """Check the board sources off the UI thread (importing OpenCV and listing USB
+        ports take a moment); the result comes back through the Clock."""
+        screen = self.screen("new_game")
+        screen.checking = True
+
+        def check() -> None:
+            status = availability.board_status()
+            Clock.schedule_once(lambda _dt: apply(status), -1)
+
+        def apply(status: dict[str, str]) -> None:
+            screen.board_status = status
+            screen.checking = False
+
+        threading.Thread(target=check, name="board-check", daemon=True).start()
 
     # Games ------------------------------------------------------------------
 

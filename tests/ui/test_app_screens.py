@@ -19,6 +19,11 @@ def test_new_game_screen_explains_every_rule_and_starts_the_chosen_game(
     driver.tap(app.screen("home").ids.new_game)
     screen = app.screen("new_game")
     assert app.root.current == "new_game"
+    for _ in range(500):  # the board sources are checked off the UI thread
+        if not screen.checking:
+            break
+        driver.pump(1)
+    assert not screen.checking
     shown = "\n".join(driver.texts(screen))
     for key in ("blue_pieces", "blue_returns_when_captured", "failed_rescue", "touch_move",
                 "joker_effect", "coloured_bishop_cards"):
@@ -109,3 +114,43 @@ def test_camera_wizard_finds_the_board_on_the_demo_scene_and_saves_it(
     assert saved.is_file() and json.loads(saved.read_text())["source"] == "demo"
     app.show("home")
     screen.feed.stop()
+
+
+def test_going_home_pauses_the_clock_and_coming_back_resumes_it(driver: Driver) -> None:
+    from companion.clock import ClockSettings
+    from ui.options import NewGame
+
+    app = driver.app
+    app.start_game(NewGame(clock=ClockSettings(base=300)))
+    driver.pump()
+    game = app.session.game
+    assert game.clock.running == chess.WHITE
+    driver.tap(driver.game_screen.ids.menu)
+    assert app.root.current == "home" and game.paused and game.clock.running is None
+    driver.tap(app.screen("home").ids.back_to_game)
+    assert app.root.current == "game" and not game.paused
+    assert game.clock.running == chess.WHITE
+
+
+def test_the_game_screen_lays_out_for_landscape_and_portrait() -> None:
+    from ui.screens.game import GameScreen
+
+    screen = GameScreen()
+    for size in ((1280, 800), (800, 1280), (1024, 600), (600, 1024)):
+        screen.size = size
+        rects = {"board": screen.board_rect, "black": screen.black_rect,
+                 "middle": screen.middle_rect, "white": screen.white_rect}
+        for name, (x, y, w, h) in rects.items():
+            assert x >= 0 and y >= 0 and x + w <= size[0] + 0.5 and y + h <= size[1] + 0.5, \
+                (size, name)
+            assert w > 0 and h > 0
+        names = list(rects)
+        for i, first in enumerate(names):
+            for second in names[i + 1:]:
+                ax, ay, aw, ah = rects[first]
+                bx, by, bw, bh = rects[second]
+                overlap = ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+                assert not overlap, (size, first, second)
+        board = rects["board"]
+        assert board[2] == board[3] and board[2] >= min(size) * 0.45
+        assert screen.landscape == (size[0] >= size[1])

@@ -49,6 +49,7 @@ class NewGameScreen(Screen):
     board_status = DictProperty({kind: "" for kind in BOARD_KINDS})
     unavailable = ListProperty()      # board kinds that cannot be used now
     unavailable_text = StringProperty("")
+    checking = BooleanProperty(False)  # the board sources are being checked
 
     explanations = EXPLANATIONS
     joker_effect_text = JOKER_EFFECT_TEXT
