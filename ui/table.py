@@ -546,6 +546,8 @@ class Table:
             kind, _ = parse_card_letter(pending)
             if kind == JOKER:
                 return f"{who}: tap an opposing piece to remove it"
+            if board.is_check():
+                return f"{who} is in check: block it with the {card_name(kind)}"
             return f"{who}: place the {card_name(kind)} on a highlighted square"
         if board.must_move:
             return f"{who}: lift the check with a chess move"

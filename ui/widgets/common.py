@@ -17,6 +17,7 @@ from kivy.properties import (
     ListProperty,
     NumericProperty,
     ObjectProperty,
+    StringProperty,
 )
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
@@ -126,6 +127,7 @@ class CardView(RelativeLayout):
 
     card = ObjectProperty(None, allownone=True)
     deck_size = NumericProperty(0)
+    note = StringProperty("")  # replaces the card's caption (e.g. "Black's card")
 
 
 class DeckStrip(Widget):
