@@ -195,3 +195,17 @@ def test_a_remove_piece_joker_by_touch(driver: Driver) -> None:
     driver.tap_square("c6")
     assert "c6" not in driver.shown_pieces()
     assert game.turn == chess.BLACK
+
+
+def test_claim_a_draw_by_threefold_repetition(driver: Driver) -> None:
+    game = driver.new_game("KQ", "kq")
+    driver.play(["flip", "K@e1", "flip", "k@e8"])
+    claim = driver.game_screen.ids.claim
+    assert claim.disabled
+    driver.play(["e1d1", "e8d8", "d1e1", "d8e8", "e1d1", "e8d8", "d1e1", "d8e8"])
+    assert not claim.disabled
+    driver.tap(claim)
+    assert game.outcome is not None
+    assert game.outcome.termination == Termination.THREEFOLD_REPETITION
+    assert driver.app.screen("game_over").ids.outcome.text == \
+        "Draw: threefold repetition (claimed)"
