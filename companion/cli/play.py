@@ -78,9 +78,11 @@ def add_display_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where games are kept (default: $RAINDROP_DATA_DIR or the user "
                              "data directory)")
-    parser.add_argument("--board", metavar="NAME[:ARG]",
-                        help="a physical board: sim, serial[:PORT] or camera[:ARG] "
-                             "(default: none, moves are typed)")
+    parser.add_argument("--board", metavar="NAME[:ARG]", default="sim",
+                        help="the physical board: sim (the built-in simulated board: typed "
+                             "moves are made on it by a simulated hand, and 'lift e2', "
+                             "'place e3' act on it), serial[:PORT], camera[:ARG], or none "
+                             "(typed moves only). Default: sim")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -155,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 
 def check_board_option(spec: str | None) -> None:
     """Fail early, clearly, when ``--board`` cannot work."""
-    if spec is None:
+    if spec is None or spec == "none":
         return
     if importlib.util.find_spec("companion.sync") is None:
         raise CommandError("--board needs the board sync (companion.sync), which is not "
@@ -294,7 +296,7 @@ class TerminalSession:
         self.inbox.put(("eof", None))
 
     def run(self, *, board_spec: str | None = None) -> int:
-        if board_spec is not None:
+        if board_spec is not None and board_spec != "none":
             self.open_board(board_spec)
         reader = threading.Thread(target=self._read_stdin, name="stdin", daemon=True)
         reader.start()
@@ -347,7 +349,11 @@ class TerminalSession:
         command = words[0].lower()
         args = words[1:]
         try:
-            if self.sim is not None and self.sim.is_command(text):
+            # With a joker pending, "remove SQ" is its removal (checked, then done on the
+            # simulated board); otherwise physical verbs go to the simulated board.
+            joker_pending = (self.game.pending or "").upper() == "J"
+            if self.sim is not None and not (command == "remove" and joker_pending) \
+                    and self.sim.is_command(text):
                 if not self.sim.handle_command(text):
                     self.say(f"Board: {self.sim.last_message}")
                 elif self.sim.last_message:

@@ -126,7 +126,9 @@ def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
     assert "Illegal: no card is flipped: flip a card first" in out
     assert "Illegal: no draw can be claimed" in out
     assert "Not understood: expected white or black, not 'purple'" in out
-    assert "Illegal: no joker is pending" in out
+    # With the default simulated board, "remove e4" (no joker pending) is a hand
+    # taking a piece off the board, and e4 is empty.
+    assert "Board: there is no piece on e4 to remove" in out
     assert "Illegal: illegal placement P@e8" in out
     assert "Not checkmate" in out
     contents = read_journal(latest_journal(tmp_path / "data"))
@@ -256,3 +258,12 @@ def test_blue_pieces_are_drawn_distinctly() -> None:
     assert "\x1b[1;38;5;45m ♕ " in coloured   # White's blue: light blue
     assert "\x1b[1;38;5;19m ♛ " in coloured   # Black's blue: dark blue
     assert "\x1b[1;38;5;231m ♔ " in coloured  # an ordinary white piece
+
+
+def test_typed_moves_only_without_a_board(tmp_path: Path) -> None:
+    out = _play(tmp_path, 1, ["remove e4", "flip", "lift e2"], "--board", "none")
+    assert "Illegal: no joker is pending" in out
+    # Without a physical board, the simulated board's verbs are not commands.
+    assert "Not a move or command: 'lift e2'" in out
+    contents = read_journal(latest_journal(tmp_path / "data"))
+    assert [e["a"] for e in contents.entries] == ["flip"]
