@@ -122,3 +122,34 @@ def test_a_camera_board_shows_its_picture_with_the_grid(driver: Driver) -> None:
     assert game.san_history() == ["K@e1"]
     assert driver.shown_pieces() == {"e1": "K"}
     assert camera.hints  # the sync's hints reach the source
+
+
+def test_the_reed_switch_board_on_its_own_thread_drives_the_screen(driver: Driver) -> None:
+    """The real serial reader (its own thread) talking to the board firmware running
+    under MicroPython on a pty: snapshots reach the game only through the Clock."""
+    from companion.sensors.firmware_sim import SimOptions
+    from companion.sensors.firmware_sim import SimulatedBoard as FirmwareBoard
+
+    board = FirmwareBoard(SimOptions(board_id="APP0001"))
+    board.start()
+    try:
+        game = driver.new_game("KQ", "k", board=f"serial:{board.port}")
+        screen = driver.game_screen
+        wait_for(driver, lambda: screen.sensed is not None and screen.sensed.connected)
+        assert screen.sensed.source.startswith("serial")
+        driver.flip(chess.WHITE)
+        board.set_magnets(chess.BB_E1, hold=400)
+        wait_for(driver, lambda: game.san_history() == ["K@e1"])
+        assert driver.shown_pieces() == {"e1": "K"}
+        wait_for(driver, lambda: [sq for sq, _ in screen.sensed.markers] == [chess.E1])
+    finally:
+        driver.app.end_session()
+        board.close()
+
+
+def wait_for(driver: Driver, condition: Any, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the board did not report in time"
+        driver.pump(1)
+        time.sleep(0.01)
