@@ -78,6 +78,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="stop after this long (default: until Ctrl-C or the video ends)")
     watch.add_argument("--preview", type=Path, metavar="FILE.png",
                        help="keep writing the latest frame with the board drawn on it")
+    watch.add_argument("--pieces-on", action="store_true",
+                       help="pieces already stand on the board (do not take the first "
+                            "view as the empty board)")
     _calibration_option(watch)
     watch.set_defaults(func=run_watch)
 
@@ -266,7 +269,7 @@ def run_watch(args: argparse.Namespace) -> int:
         source = parse_source(args.source)
     except VisionError as error:
         raise CommandError(str(error)) from None
-    reader = CameraBoardReader(source, calibration=_load(args))
+    reader = CameraBoardReader(source, calibration=_load(args), empty_start=not args.pieces_on)
     lock = threading.Lock()
 
     def on_snapshot(snapshot: BoardSnapshot) -> None:

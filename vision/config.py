@@ -39,13 +39,17 @@ class VisionConfig:
     shadow_ratio: float = 0.82
     # Logistic weights over squares.square_features (fitted on synthetic scenes
     # by ``python -m vision.fit``): with an empty-board reference, and without.
-    reference_weights: tuple[float, ...] = (0.594, 3.062, 3.558, 12.704, 3.786, -3.240, -7.317,
-        22.378, -12.097, -18.476, 8.920, -8.974, -0.761, 2.622, -4.006, 1.910, -0.076, 19.978,
-        -11.963, -11.334, -10.624)
-    model_weights: tuple[float, ...] = (-0.771, 1.347, 1.193, 2.071, 2.350, -5.253, 1.763,
-        13.527, 4.766, -12.193, 4.452, 0.435, 1.751, 4.217, -2.600, -2.557, 0.082, 7.602, 6.393,
-        -2.967, -11.294, 1.729, 2.116, 2.455, 2.346, 2.350, 1.192, -0.797, -2.089, 2.974,
-        -12.193, -0.954, -2.304, -2.296, -0.816, -2.600, 1.214, -1.504, 8.075, -9.071, -5.762)
+    reference_weights: tuple[float, ...] = (1.342, 3.137, 3.413, 11.969, 3.104, -3.492, -6.478,
+        22.680, -14.367, -17.557, 10.380, -11.355, -0.251, 1.874, -4.048, 4.270, 1.553, 20.016,
+        -13.241, -10.178, -11.308)
+    model_weights: tuple[float, ...] = (-0.701, 0.885, 1.467, 1.957, 1.522, -5.730, 2.101, 9.825,
+        3.792, -11.445, 4.810, -0.055, 1.535, 3.637, -2.082, 0.854, 0.595, 7.567, 5.148, -2.865,
+        -11.106, 1.970, 2.434, 2.706, 1.222, 1.522, 1.901, -0.067, 1.550, 2.488, -11.445, -0.976,
+        -2.117, -2.521, -0.147, -2.082, -1.344, -2.028, 6.824, -7.381, -4.923)
+    # A weak square (logit below this) that a clearly stronger neighbour's piece,
+    # up to tall_piece_squares high, leans over is the neighbour's top.
+    lean_explain_logit: float = 3.5
+    tall_piece_squares: float = 1.8
     blue_min_chroma: float = 22.0  # Lab chroma for a blue piece
     blue_hue_range: tuple[float, float] = (220.0, 320.0)  # Lab hue angle, degrees
     blue_fraction: float = 0.3  # of the sample disc blue: a blue piece

@@ -44,13 +44,14 @@ class BoardGeometry:
             raise CalibrationError("board corners must be finite numbers")
         pts = np.array(corners, dtype=np.float32)
         area = cv2.contourArea(pts)
-        if abs(area) < 64.0:
-            raise CalibrationError(f"board corners span almost no area ({abs(area):.0f} px²)")
-        if not cv2.isContourConvex(pts.reshape(-1, 1, 2)):
+        if (abs(area) >= 64.0 and not cv2.isContourConvex(pts.reshape(-1, 1, 2))) \
+                or (abs(area) < 64.0 and len({tuple(p) for p in corners}) == 4):
             raise CalibrationError(
                 "board corners do not form a convex quadrilateral; give them in the "
                 "order a8, h8, h1, a1 (going round the board)"
             )
+        if abs(area) < 64.0:
+            raise CalibrationError(f"board corners span almost no area ({abs(area):.0f} px²)")
         object.__setattr__(self, "corners", corners)
 
     # Construction -------------------------------------------------------------

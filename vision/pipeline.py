@@ -58,12 +58,16 @@ class BoardPipeline:
     """Per-frame processing for one board geometry."""
 
     def __init__(self, config: VisionConfig, geometry: BoardGeometry,
-                 reference: Image | None = None, hook: StageHook | None = None) -> None:
+                 reference: Image | None = None, hook: StageHook | None = None,
+                 *, empty_start: bool = False) -> None:
         self.config = config
         self.geometry = geometry
         self.hook = hook
         self.sampler: SquareSampler = make_sampler(config, geometry)
         self.reference = reference  # warped empty board, or None
+        # Every Raindropchess game starts on the empty board: with empty_start the
+        # first still view becomes the reference.
+        self.empty_start = empty_start and reference is None
         self._previous: Grey | None = None
         self._settled: Grey | None = None
         self._last_grey: Grey | None = None
@@ -90,6 +94,10 @@ class BoardPipeline:
         aligned = alignment >= config.check_min_ratio
         if self._still >= config.settle_frames and not disturbance.hand and aligned:
             self._settled = grey  # hands are judged against the last still view
+        if (self.empty_start and self._still >= config.settle_frames and disturbance.still
+                and aligned):
+            LOGGER.info("taking the first still view as the empty board")
+            self.reference, self.empty_start = warped, False
         reading = None
         if disturbance.still:
             reading = run_stage(hook, "squares", read_squares, config, self.sampler, warped,

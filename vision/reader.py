@@ -81,7 +81,12 @@ def closest_orientation(new: BoardGeometry, old: BoardGeometry) -> BoardGeometry
 
 
 class CameraBoardReader:
-    """A :class:`~companion.sensors.source.BoardSource` reading a camera."""
+    """A :class:`~companion.sensors.source.BoardSource` reading a camera.
+
+    With ``empty_start`` (the default: every Raindropchess game starts on an
+    empty board) the first still view of the board is taken as the empty-board
+    reference that every square is compared with.
+    """
 
     name = "camera"
 
@@ -89,7 +94,7 @@ class CameraBoardReader:
                  calibration: Calibration | None = None,
                  capture_factory: CaptureFactory = open_capture,
                  live: bool | None = None, hook: StageHook | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, empty_start: bool = True) -> None:
         self.source = source
         self.config = config or VisionConfig()
         self.calibration = calibration
@@ -98,6 +103,7 @@ class CameraBoardReader:
         self._live = is_live(source) if live is None else live
         self._hook = hook
         self._clock = clock
+        self.empty_start = empty_start  # the board is empty when reading starts
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.pipeline: BoardPipeline | None = None
@@ -241,9 +247,12 @@ class CameraBoardReader:
             on_snapshot(snapshot)
 
     def _use(self, located: Located, on_status: StatusCallback) -> None:
-        reference = None
+        # Only the first board found can be assumed empty (a game starts empty);
+        # after a bump the pieces are on it, until an empty board settles again.
+        first = self.located is None
         self.located = located
-        self.pipeline = BoardPipeline(self.config, located.geometry, reference, self._hook)
+        self.pipeline = BoardPipeline(self.config, located.geometry, None, self._hook,
+                                      empty_start=self.empty_start and first)
         self._misaligned = 0
         on_status(SourceStatus(self.name, True, f"board found ({located.method})"))
 

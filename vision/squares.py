@@ -51,6 +51,7 @@ class SquareSampler:
     ring: IntArray  # (64, m) the border band of every square
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
+    lean: FloatArray  # (64, 2) how far a piece's top moves in the warp, per square of height
 
 
 def _offsets(radius_px: float) -> tuple[IntArray, IntArray]:
@@ -68,7 +69,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
     cam_x, cam_y, cam_h = geometry.camera_position()
     dy, dx = _offsets(config.sample_radius * s)
     band = max(1, round(0.12 * s))
-    discs, fars, rings, centres, light = [], [], [], [], []
+    discs, fars, rings, centres, light, leans = [], [], [], [], [], []
     for row in range(8):
         for col in range(8):
             cx, cy = col + 0.5, row + 0.5
@@ -92,9 +93,11 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
                     | (xx < x0 + inset + band) | (xx >= x0 + s - inset - band))
             rings.append((yy[edge] * size + xx[edge]).astype(np.intp))
             centres.append((cx, cy))
+            leans.append(np.array([cx - cam_x, cy - cam_y]) / max(cam_h - 1.0, 0.5))
             light.append((row + col) % 2 == 0)
     return SquareSampler(np.stack(discs), np.stack(fars), np.stack(rings),
-                         np.array(centres, np.float32), np.array(light))
+                         np.array(centres, np.float32), np.array(light),
+                         np.array(leans, np.float32))
 
 
 def to_lab(warped: Image) -> FloatArray:
@@ -268,10 +271,37 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     weights = np.array(config.reference_weights if reference is not None
                        else config.model_weights, np.float32)
     logit = evidence.features @ weights
-    occupied = logit > 0
+    occupied = explain_leans(config, sampler, logit)
     labels = _colours(config, evidence, occupied)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))
+
+
+def explain_leans(config: VisionConfig, sampler: SquareSampler,
+                  logit: FloatArray) -> npt.NDArray[np.bool_]:
+    """Stage: occupied squares, less weak ones a tall neighbour leans over.
+
+    A square with weak evidence (logit below ``lean_explain_logit``) next to a
+    clearly occupied square whose piece, seen from this camera, leans towards
+    it far enough to cover its disc, is taken to be empty: what was seen there
+    is the neighbour's top.
+    """
+    occupied = np.asarray(logit > 0)
+    for square in np.flatnonzero(occupied & (logit < config.lean_explain_logit)):
+        for other in np.flatnonzero(occupied & (logit > logit[square] + config.lean_explain_logit)):
+            offset = sampler.centres[square] - sampler.centres[other]
+            distance = float(np.hypot(*offset))
+            if distance > 1.5:
+                continue
+            lean = sampler.lean[other] * config.tall_piece_squares
+            reach = float(np.hypot(*lean))
+            if reach < 1e-6:
+                continue
+            along = float(offset @ lean) / reach
+            if along >= 0.7 * distance and reach >= distance - config.sample_radius:
+                occupied[square] = False
+                break
+    return occupied
 
 
 def _colours(config: VisionConfig, evidence: Evidence,

@@ -41,7 +41,7 @@ def test_pdf_sheet_is_well_formed_and_true_size() -> None:
 def test_write_sheet_refuses_other_formats_and_sizes(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(VisionError, match=r"\.pdf or \.png"):
         write_sheet(tmp_path / "m.jpg")
-    with pytest.raises(VisionError, match="10..60 mm"):
+    with pytest.raises(VisionError, match=r"10\.\.60 mm"):
         write_sheet(tmp_path / "m.pdf", 200)
     write_sheet(tmp_path / "m.png", 25)
     assert cv2.imread(str(tmp_path / "m.png")) is not None

@@ -140,7 +140,7 @@ def test_sources_are_parsed_and_a_missing_file_is_named() -> None:
     assert parse_source("") == 0
     assert parse_source("2") == 2
     assert parse_source("rtsp://cam/stream") == "rtsp://cam/stream"
-    with pytest.raises(SourceUnavailable, match="no-such.mp4"):
+    with pytest.raises(SourceUnavailable, match=r"no-such\.mp4"):
         parse_source("no-such.mp4")
 
 

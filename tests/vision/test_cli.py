@@ -1,0 +1,144 @@
+"""``raindrop vision``: markers, calibrate, classify, watch; errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+
+import chess
+import cv2
+import pytest
+from vision_helpers import OPENING, game_scene
+
+from companion.cli import main
+from vision import synthetic
+from vision.calibration import load_calibration
+from vision.reader import open_board
+from vision.samples import load_photos, samples_dir
+
+PHOTOS = load_photos() if (samples_dir() / "labels.json").exists() else []
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("RAINDROP_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+def corners_arg(photo) -> str:  # type: ignore[no-untyped-def]
+    return ",".join(f"{v:g}" for point in photo.geometry.corners for v in point)
+
+
+def test_classify_prints_the_grid_rank_8_first(capsys) -> None:  # type: ignore[no-untyped-def]
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard012.jpg")
+    assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo)]) == 0
+    assert capsys.readouterr().out.splitlines() == list(photo.grid)
+
+
+def test_classify_json_gives_the_grid_as_8_strings(capsys) -> None:  # type: ignore[no-untyped-def]
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard012.jpg")
+    assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo),
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["grid"] == list(photo.grid)
+    assert all(len(row) == 8 for row in data["grid"]) and len(data["grid"]) == 8
+
+
+def test_classify_finds_an_empty_board_by_itself(capsys) -> None:  # type: ignore[no-untyped-def]
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard004.jpg")
+    assert main(["vision", "classify", str(photo.path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["grid"] == ["........"] * 8 and data["method"] == "chessboard"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--corners", "1,2,3"], "8 numbers"),
+    (["--corners", "0,0,100,0,0,100,100,100"], "convex"),
+])
+def test_classify_bad_corners_are_a_clear_error(capsys, args, message) -> None:  # type: ignore[no-untyped-def]
+    photo = PHOTOS[0]
+    assert main(["vision", "classify", str(photo.path), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_classify_unreadable_images_name_the_file(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not a png at all")
+    assert main(["vision", "classify", str(broken)]) == 2
+    assert "broken.png" in capsys.readouterr().err
+    assert main(["vision", "classify", str(tmp_path / "missing.jpg")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_calibrate_a_photo_then_classify_without_corners(tmp_path, config_dir, capsys) -> None:  # type: ignore[no-untyped-def]
+    scene = game_scene(51, markers=True)
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), synthetic.render(scene, 1))
+    assert main(["vision", "calibrate", str(empty)]) == 0
+    assert "board found (markers)" in capsys.readouterr().out
+    calibration = load_calibration()
+    assert calibration is not None and calibration.method == "markers"
+    assert (config_dir / "camera.json").exists()
+    played = tmp_path / "played.png"
+    position = scene.with_pieces(OPENING[3])
+    cv2.imwrite(str(played), synthetic.render(position, 2))
+    assert main(["vision", "classify", str(played)]) == 0
+    assert capsys.readouterr().out.splitlines() == position.grid()
+
+
+def test_calibrate_without_markers_takes_a1_from_the_option(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard004.jpg")
+    assert main(["vision", "calibrate", str(photo.path), "--a1", "bottom-left"]) == 0
+    calibration = load_calibration()
+    assert calibration is not None and calibration.method == "chessboard"
+    a1 = calibration.geometry.corners[3]
+    assert a1[0] < 320 and a1[1] > 240  # bottom-left of the 640x480 picture
+
+
+def test_calibrate_reports_a_board_it_cannot_find(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), cv2.UMat(480, 640, cv2.CV_8UC3, (90, 90, 90)).get())
+    assert main(["vision", "calibrate", str(blank)]) == 2
+    assert "board not found" in capsys.readouterr().err
+
+
+def test_markers_command_writes_the_sheet(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "m.pdf"
+    assert main(["vision", "markers", "--out", str(out)]) == 0
+    assert out.read_bytes().startswith(b"%PDF")
+    assert main(["vision", "markers", "--out", str(tmp_path / "m.gif")]) == 2
+
+
+def test_watch_prints_each_settled_board_of_a_video(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    scene = game_scene(52, markers=True)
+    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=52)
+    path = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (1280, 720))
+    for frame in video:
+        writer.write(frame.image)
+    writer.release()
+    # What the reader itself reports on the file ...
+    snapshots: list = []  # type: ignore[type-arg]
+    reader = open_board(str(path))
+    reader.start(snapshots.append, lambda status: None)
+    assert reader.wait(60)
+    assert snapshots and snapshots[0].mask == 0  # it starts on the empty board
+    # ... is what watch prints, one grid per settled board.
+    preview = tmp_path / "now.png"
+    assert main(["vision", "watch", str(path), "--preview", str(preview)]) == 0
+    out = capsys.readouterr().out
+    assert "camera: board found (markers)" in out
+    assert out.count("board:") == len(snapshots)
+    for snapshot in snapshots:
+        assert "\n".join(grid_text(snapshot)) in out
+    assert "camera: the video ended (disconnected)" in out
+    assert cv2.imread(str(preview)) is not None
+    assert main(["vision", "watch", str(tmp_path / "nothing.avi")]) == 2
+    assert "nothing.avi" in capsys.readouterr().err
+
+
+def grid_text(snapshot) -> list[str]:  # type: ignore[no-untyped-def]
+    letters = {"white": "w", "black": "b", "blue": "u"}
+    colors = dict(snapshot.colors or {})
+    return ["".join(letters[colors[chess.square(f, r)]] if chess.square(f, r) in colors else "."
+                    for f in range(8)) for r in range(7, -1, -1)]
