@@ -21,10 +21,16 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from companion.sensors.source import LedHint, SnapshotCallback, SourceStatus, StatusCallback
+from companion.sensors.source import (
+    BoardSourceError,
+    LedHint,
+    SnapshotCallback,
+    SourceStatus,
+    StatusCallback,
+)
 from vision.calibration import Calibration, load_calibration
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, SourceUnavailable
+from vision.errors import BoardNotFound, SourceUnavailable, VisionError
 from vision.geometry import BoardGeometry, Image
 from vision.locate import Located, locate
 from vision.motion import FrameReading, Settler
@@ -293,6 +299,12 @@ def open_board(argument: str) -> CameraBoardReader:
     """The ``camera[:SOURCE]`` board: SOURCE is a camera number (default 0), file or URL.
 
     Uses the stored calibration (``raindrop vision calibrate``) when there is one.
+    Raises ``BoardSourceError`` (what ``raindrop play`` reports) for a source
+    that does not exist or a broken calibration file.
     """
-    source = parse_source(argument)
-    return CameraBoardReader(source, calibration=load_calibration())
+    try:
+        source = parse_source(argument)
+        calibration = load_calibration()
+    except VisionError as error:
+        raise BoardSourceError(f"camera: {error}") from error
+    return CameraBoardReader(source, calibration=calibration)

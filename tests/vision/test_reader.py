@@ -145,7 +145,7 @@ def test_sources_are_parsed_and_a_missing_file_is_named() -> None:
 
 
 def test_open_board_source_reaches_the_camera_reader(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from companion.sensors.source import open_board_source
+    from companion.sensors.source import BoardSourceError, open_board_source
 
     monkeypatch.setenv("RAINDROP_CONFIG_DIR", str(tmp_path))
     path = tmp_path / "v.avi"
@@ -154,6 +154,11 @@ def test_open_board_source_reaches_the_camera_reader(tmp_path, monkeypatch) -> N
     writer.release()
     source = open_board_source(f"camera:{path}")
     assert isinstance(source, CameraBoardReader) and source.name == "camera"
+    with pytest.raises(BoardSourceError, match="no-such-file"):
+        open_board_source("camera:no-such-file.mp4")
+    (tmp_path / "camera.json").write_text("{broken")
+    with pytest.raises(BoardSourceError, match="calibrate"):
+        open_board_source(f"camera:{path}")
 
 
 def test_an_unopenable_source_reports_disconnected() -> None:
