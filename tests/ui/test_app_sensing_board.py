@@ -137,6 +137,9 @@ def test_the_reed_switch_board_on_its_own_thread_drives_the_screen(driver: Drive
         screen = driver.game_screen
         wait_for(driver, lambda: screen.sensed is not None and screen.sensed.connected)
         assert screen.sensed.source.startswith("serial")
+        # The empty board's first settled snapshot: what stood there before is no action.
+        sync = driver.app.session.link.physical.sync
+        wait_for(driver, lambda: sync.snapshot is not None)
         driver.flip(chess.WHITE)
         board.set_magnets(chess.BB_E1, hold=400)
         wait_for(driver, lambda: game.san_history() == ["K@e1"])
