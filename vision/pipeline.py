@@ -22,7 +22,13 @@ from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
 from vision.locate import grid_alignment
 from vision.motion import FrameReading, Grey, detect_disturbance, small_grey
-from vision.squares import SquareSampler, make_sampler, read_squares
+from vision.squares import (
+    Reference,
+    SquareSampler,
+    make_sampler,
+    prepare_reference,
+    read_squares,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -64,7 +70,8 @@ class BoardPipeline:
         self.geometry = geometry
         self.hook = hook
         self.sampler: SquareSampler = make_sampler(config, geometry)
-        self.reference = reference  # warped empty board, or None
+        self.reference: Reference | None = (
+            None if reference is None else prepare_reference(config, self.sampler, reference))
         # Every Raindropchess game starts on the empty board: with empty_start the
         # first still view becomes the reference.
         self.empty_start = empty_start and reference is None
@@ -97,7 +104,8 @@ class BoardPipeline:
         if (self.empty_start and self._still >= config.settle_frames and disturbance.still
                 and aligned):
             LOGGER.info("taking the first still view as the empty board")
-            self.reference, self.empty_start = warped, False
+            self.reference = prepare_reference(config, self.sampler, warped)
+            self.empty_start = False
         reading = None
         if disturbance.still:
             reading = run_stage(hook, "squares", read_squares, config, self.sampler, warped,
@@ -109,4 +117,4 @@ class BoardPipeline:
         reference yet, it becomes the empty-board reference."""
         if empty and self.reference is None and self._last_warp is not None:
             LOGGER.info("empty board seen: using it as the reference")
-            self.reference = self._last_warp
+            self.reference = prepare_reference(self.config, self.sampler, self._last_warp)

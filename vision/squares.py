@@ -52,6 +52,13 @@ class SquareSampler:
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
     lean: FloatArray  # (64, 2) how far a piece's top moves in the warp, per square of height
+    origin: int  # where the board crop starts in the warp (pixels, both axes)
+    crop: int  # the crop's side
+
+    def cut(self, warped: Image) -> Image:
+        """The part of a warp the indices refer to: the board and 2 pixels around it."""
+        o, c = self.origin, self.crop
+        return warped[o:o + c, o:o + c]
 
 
 def _offsets(radius_px: float) -> tuple[IntArray, IntArray]:
@@ -66,6 +73,8 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
     s = config.square_px
     m = config.margin_squares * s
     size = round((8 + 2 * config.margin_squares) * s)
+    # Indices are into the board cropped out of the warp, 2 pixels beyond its edge.
+    origin, crop = round(m) - 2, 8 * s + 4
     cam_x, cam_y, cam_h = geometry.camera_position()
     dy, dx = _offsets(config.sample_radius * s)
     band = max(1, round(0.12 * s))
@@ -83,7 +92,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             py = m + (cy + shift[1]) * s
             ys = np.clip(np.round(py + dy).astype(np.intp), 0, size - 1)
             xs = np.clip(np.round(px + dx).astype(np.intp), 0, size - 1)
-            discs.append(ys * size + xs)
+            discs.append((ys - origin) * crop + (xs - origin))
             direction = lean / length if length > 1e-6 else np.array([0.0, 1.0])
             fars.append(dx * direction[0] + dy * direction[1] >= 0)
             x0, y0 = int(m + col * s), int(m + row * s)
@@ -91,13 +100,13 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             yy, xx = np.mgrid[y0 + inset:y0 + s - inset, x0 + inset:x0 + s - inset]
             edge = ((yy < y0 + inset + band) | (yy >= y0 + s - inset - band)
                     | (xx < x0 + inset + band) | (xx >= x0 + s - inset - band))
-            rings.append((yy[edge] * size + xx[edge]).astype(np.intp))
+            rings.append(((yy[edge] - origin) * crop + (xx[edge] - origin)).astype(np.intp))
             centres.append((cx, cy))
             leans.append(np.array([cx - cam_x, cy - cam_y]) / max(cam_h - 1.0, 0.5))
             light.append((row + col) % 2 == 0)
     return SquareSampler(np.stack(discs), np.stack(fars), np.stack(rings),
                          np.array(centres, np.float32), np.array(light),
-                         np.array(leans, np.float32))
+                         np.array(leans, np.float32), origin, crop)
 
 
 def to_lab(warped: Image) -> FloatArray:
@@ -217,8 +226,25 @@ def _mode_ratio(now: FloatArray, before: FloatArray) -> float:
     return float((edges[best] + edges[best + 1]) / 2)
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class Reference:
+    """An empty-board warp measured once: its Lab values and edges at the sampled pixels."""
+
+    ring_l: FloatArray  # (64, m) lightness on the square borders
+    disc: FloatArray  # (64, n, 3) Lab on the sample discs
+    edges: FloatArray  # (64, n) edge strength on the sample discs
+
+
+def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
+    """Measure an empty-board warp once, for every later frame."""
+    board = sampler.cut(warped)
+    lab = to_lab(board)
+    return Reference(lab[sampler.ring][..., 0], lab[sampler.disc],
+                     _edges(config, lab, board.shape)[sampler.disc])
+
+
 def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
-                 shape: tuple[int, ...], reference: Image | None,
+                 shape: tuple[int, ...], reference: Reference | None,
                  models: tuple[FloatArray, FloatArray]) -> tuple[FloatArray, FloatArray]:
     """What the empty board looks like on each disc, and the edges not in it."""
     edges = _edges(config, lab, shape)[sampler.disc]
@@ -226,12 +252,10 @@ def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
         light_model, dark_model = models
         own = np.where(sampler.light[:, None], light_model, dark_model)
         return own[:, None, :], edges
-    ref_lab = to_lab(reference)
     # Correct a global change of light between the reference and now.
-    gain = _mode_ratio(lab[sampler.ring][..., 0], ref_lab[sampler.ring][..., 0])
-    expected = ref_lab[sampler.disc] * np.array([gain, 1.0, 1.0], np.float32)
-    ref_edges = _edges(config, ref_lab, shape)[sampler.disc]
-    return expected, np.maximum(edges - ref_edges, 0.0)
+    gain = _mode_ratio(lab[sampler.ring][..., 0], reference.ring_l)
+    expected = reference.disc * np.array([gain, 1.0, 1.0], np.float32)
+    return expected, np.maximum(edges - reference.edges, 0.0)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -246,12 +270,15 @@ class Evidence:
 
 
 def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
-                    reference: Image | None = None) -> Evidence:
+                    reference: Image | Reference | None = None) -> Evidence:
     """Stage: measure every square of ``warped`` (made with the sampler's geometry)."""
-    lab = to_lab(warped)
+    board = sampler.cut(warped)
+    lab = to_lab(board)
     pixels = lab[sampler.disc]
     models = square_models(config, sampler, lab)
-    expected, edges = _expectation(config, sampler, lab, warped.shape, reference, models)
+    if reference is not None and not isinstance(reference, Reference):
+        reference = prepare_reference(config, sampler, reference)
+    expected, edges = _expectation(config, sampler, lab, board.shape, reference, models)
     features = square_features(config, sampler, pixels, expected,
                                _less_texture(sampler, edges))
     if reference is None:
@@ -260,8 +287,10 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
 
 def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
-                 reference: Image | None = None) -> SquareReading:
+                 reference: Image | Reference | None = None) -> SquareReading:
     """Stage: classify every square of ``warped`` (made with the sampler's geometry).
+
+    ``reference`` is an empty-board warp (or one measured by prepare_reference).
 
     Occupancy is a logistic score of :func:`square_features` with the weights
     in the config (one set for a reference, one without); ``occupancy`` in the
