@@ -14,6 +14,7 @@ import threading
 import time
 from pathlib import Path
 
+import chess
 import cv2
 import numpy as np
 
@@ -250,18 +251,40 @@ def run_classify(args: argparse.Namespace) -> int:
 
 # watch -------------------------------------------------------------------------
 
-def _draw_preview(reader: CameraBoardReader, path: Path) -> None:
+def draw_preview(reader: CameraBoardReader) -> Image | None:
+    """The latest frame with the board's outline, a8 marked, and the reader's LED hint
+    (targets green, squares to fix red, the last move blue) drawn on the squares."""
     frame = reader.last_frame
     if frame is None:
-        return
+        return None
     image = frame.copy()
-    if reader.located is not None:
-        pts = np.array(reader.located.geometry.corners, np.int32).reshape(-1, 1, 2)
-        cv2.polylines(image, [pts], True, (0, 200, 0), 2)
-        a8 = reader.located.geometry.corners[0]
-        cv2.putText(image, "a8", (int(a8[0]) + 4, int(a8[1]) - 4),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 200, 0), 2)
-    cv2.imwrite(str(path), image)
+    if reader.located is None:
+        return image
+    geometry = reader.located.geometry
+    pts = np.array(geometry.corners, np.int32).reshape(-1, 1, 2)
+    cv2.polylines(image, [pts], True, (0, 200, 0), 2)
+    a8 = geometry.corners[0]
+    cv2.putText(image, "a8", (int(a8[0]) + 4, int(a8[1]) - 4),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 200, 0), 2)
+    board_to_image = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32),
+        np.array(geometry.corners, np.float32))
+    hint = reader.hint
+    for squares, colour in ((hint.last_move, (255, 120, 0)), (hint.targets, (0, 200, 0)),
+                            (hint.fix, (0, 0, 255))):
+        for square in squares:
+            col, row = chess.square_file(square), 7 - chess.square_rank(square)
+            cell = np.array([[[col, row]], [[col + 1, row]], [[col + 1, row + 1]],
+                             [[col, row + 1]]], np.float32)
+            quad = cv2.perspectiveTransform(cell, board_to_image)
+            cv2.polylines(image, [np.round(quad).astype(np.int32)], True, colour, 3)
+    return image
+
+
+def _draw_preview(reader: CameraBoardReader, path: Path) -> None:
+    image = draw_preview(reader)
+    if image is not None:
+        cv2.imwrite(str(path), image)
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -296,8 +319,6 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 def _grid_of(snapshot: BoardSnapshot) -> tuple[str, ...]:
-    import chess
-
     letters = {"white": "w", "black": "b", "blue": "u"}
     rows = []
     for rank in range(7, -1, -1):

@@ -6,6 +6,7 @@ import json
 
 import chess
 import cv2
+import numpy as np
 import pytest
 from vision_helpers import OPENING, game_scene
 
@@ -142,3 +143,28 @@ def grid_text(snapshot) -> list[str]:  # type: ignore[no-untyped-def]
     colors = dict(snapshot.colors or {})
     return ["".join(letters[colors[chess.square(f, r)]] if chess.square(f, r) in colors else "."
                     for f in range(8)) for r in range(7, -1, -1)]
+
+
+def test_the_preview_draws_the_board_and_the_hint() -> None:
+    from companion.sensors.source import LedHint
+    from vision.cli import draw_preview
+    from vision.locate import Located
+    from vision.reader import CameraBoardReader
+
+    scene = game_scene(53, markers=True)
+    reader = CameraBoardReader(0)
+    reader.last_frame = synthetic.render(scene, 1)
+    reader.located = Located(scene.geometry(), "markers")
+    plain = draw_preview(reader)
+    reader.show(LedHint(fix=chess.SquareSet([chess.E4])))
+    hinted = draw_preview(reader)
+    assert plain is not None and hinted is not None
+    # The fix square is outlined in red around e4's centre in the picture.
+    changed = np.argwhere((hinted != plain).any(axis=2))
+    g = scene.geometry()
+    h = cv2.getPerspectiveTransform(np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32),
+                                    np.array(g.corners, np.float32))
+    centre = cv2.perspectiveTransform(np.array([[[4.5, 4.5]]], np.float32), h)[0, 0]
+    assert len(changed) > 50
+    assert np.abs(changed[:, ::-1].mean(axis=0) - centre).max() < 0.3 * np.ptp(
+        np.array(g.corners)[:, 0]) / 8 + 5
