@@ -17,6 +17,8 @@ DEFAULT_SIZE = (1280, 800)
 def configure(size: tuple[int, int] | None = None, *, quiet: bool = False) -> None:
     """Set Kivy's environment and window before its first import (no-op for what is set)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # Kivy logs through Python logging: it must not take over the root logger or stderr.
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     if quiet:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
         os.environ.setdefault("KIVY_NO_FILELOG", "1")

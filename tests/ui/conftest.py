@@ -1,34 +1,46 @@
-"""Headless Kivy for the app's tests: the environment is set before Kivy is first
-imported, one app (and window) per test process, a fresh data folder per test."""
+"""Headless Kivy for the app's tests.
+
+Kivy's environment is set before Kivy is first imported. ``KIVY_LOG_MODE=PYTHON``
+keeps Kivy from taking over the root logger and ``sys.stderr`` (every test worker
+collects these files, so nothing here may disturb other packages' tests). The app
+and its window are made on first use, one per test process; every test gets its
+own data and config folders.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 
-_KIVY_HOME = tempfile.mkdtemp(prefix="raindrop-kivy-test-")
 os.environ.update(
-    KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
-    KIVY_USE_DEFAULTCONFIG="1", KIVY_HOME=_KIVY_HOME,
+    KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_LOG_MODE="PYTHON",
+    KIVY_USE_DEFAULTCONFIG="1", KIVY_HOME=tempfile.mkdtemp(prefix="raindrop-kivy-test-"),
 )
-os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-data-test-"))
-os.environ.setdefault("RAINDROP_CONFIG_DIR", tempfile.mkdtemp(prefix="raindrop-config-test-"))
 
-from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pytest  # noqa: E402
+import pytest
 
-from ui.launch import configure  # noqa: E402
+if TYPE_CHECKING:
+    from app_driver import Driver
 
-configure((960, 600), quiet=True)  # smaller than a tablet: software GL is slow
-
-from app_driver import Driver  # noqa: E402
+TEST_WINDOW = (960, 600)  # smaller than a tablet: software GL draws every pixel
 
 
 @pytest.fixture(scope="session")
-def _driver() -> Iterator[Driver]:
-    driver = Driver.start()
+def _driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Driver]:
+    from ui.launch import configure
+
+    configure(TEST_WINDOW, quiet=True)
+    from app_driver import Driver
+
+    base = tmp_path_factory.mktemp("app")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAINDROP_DATA_DIR", str(base / "data"))
+        patch.setenv("RAINDROP_CONFIG_DIR", str(base / "config"))
+        driver = Driver.start()
     yield driver
     driver.close()
 

@@ -7,11 +7,15 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import chess
-from app_driver import Driver
+import pytest
 
 from companion.rules import EXPLANATIONS
+
+if TYPE_CHECKING:
+    from app_driver import Driver
 
 
 def test_new_game_screen_explains_every_rule_and_starts_the_chosen_game(
@@ -131,6 +135,7 @@ def test_going_home_pauses_the_clock_and_coming_back_resumes_it(driver: Driver) 
     assert game.clock.running == chess.WHITE
 
 
+@pytest.mark.usefixtures("_driver")  # Kivy's window, made as the tests want it
 def test_the_game_screen_lays_out_for_landscape_and_portrait() -> None:
     from ui.screens.game import GameScreen
 

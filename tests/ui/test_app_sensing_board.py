@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import time
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
-from app_driver import Driver
 
 from companion.sensors.simulated import SimPiece
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import LedHint, SourceStatus
+
+if TYPE_CHECKING:
+    from app_driver import Driver
 
 
 def settle(driver: Driver) -> None:

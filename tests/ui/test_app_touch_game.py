@@ -6,9 +6,9 @@ screen shows."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import chess
-from app_driver import Driver
 
 from companion.rules import HouseRules, Termination
 from ui.demo import DEMO_DECKS
@@ -17,6 +17,9 @@ DEMO_WHITE = "".join(DEMO_DECKS["white"])
 DEMO_BLACK = "".join(DEMO_DECKS["black"])
 TO_PROMOTION = ["flip", "K@e1", "flip", "k@e8", "flip", "P@g6", "flip", "p@d6", "g6g7",
                 "flip", "n@c6", "flip", "Q@a4", "flip", "q@b6"]
+
+if TYPE_CHECKING:
+    from app_driver import Driver
 
 
 def test_flips_placements_moves_and_a_promotion_with_the_picker(driver: Driver) -> None:
