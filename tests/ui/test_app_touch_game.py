@@ -212,3 +212,25 @@ def test_claim_a_draw_by_threefold_repetition(driver: Driver) -> None:
     assert game.outcome.termination == Termination.THREEFOLD_REPETITION
     assert driver.app.screen("game_over").ids.outcome.text == \
         "Draw: threefold repetition (claimed)"
+
+
+def test_an_extra_turn_joker_is_announced_and_the_same_player_flips_again(
+        driver: Driver) -> None:
+    rules = HouseRules(jokers_per_deck=1, joker_effect="extra_turn")
+    game = driver.new_game("KJN", "k", rules=rules)
+    driver.play(["flip", "K@e1", "flip", "k@e8", "flip"])
+    assert driver.game_screen.ids.alert.text == "Joker! White takes another turn"
+    assert game.turn == chess.WHITE and driver.view.white.can_flip
+    driver.flip(chess.WHITE)
+    assert game.pending == "N"
+
+
+def test_a_failed_rescue_under_the_return_rule_needs_a_move(driver: Driver) -> None:
+    rules = HouseRules(failed_rescue="return")
+    game = driver.new_game("KN", "kq", rules=rules)
+    driver.play(["flip", "K@e1", "flip", "k@h8", "flip", "N@f7", "flip"])
+    assert not game.is_over and game.turn == chess.BLACK
+    assert "must lift the check with a move" in driver.game_screen.ids.alert.text
+    assert driver.game_screen.ids.status.text == "Black: lift the check with a chess move"
+    driver.move("h8", "g8")
+    assert game.turn == chess.WHITE and driver.shown_pieces()["g8"] == "k"
