@@ -111,7 +111,7 @@ class RaindropApp(App):  # type: ignore[misc]
         screen.checking = True
 
         def check() -> None:
-            status = availability.board_status()
+            status = availability.board_status(self.board)
             Clock.schedule_once(lambda _dt: apply(status), -1)
 
         def apply(status: dict[str, str]) -> None:

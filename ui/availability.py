@@ -23,8 +23,9 @@ def _module_problem(target: str) -> str:
     return ""
 
 
-def board_status() -> dict[str, str]:
-    """Board kind -> "" when usable, else the reason it is not."""
+def board_status(spec: str = "") -> dict[str, str]:
+    """Board kind -> "" when usable, else the reason it is not. ``spec`` is the board
+    the user named (``serial:/dev/ttyACM0``): a named port is not looked for on USB."""
     status = {"screen": ""}
     sources = available_sources()
     problem = _module_problem("companion.sync:BoardSync")
@@ -33,7 +34,8 @@ def board_status() -> dict[str, str]:
             status[kind] = "no board source of this name is installed"
             continue
         status[kind] = problem or _module_problem(sources[kind])
-    if not status["serial"]:
+    kind, _, argument = spec.partition(":")
+    if not status["serial"] and not (kind == "serial" and argument):
         try:
             from companion.sensors.serial_board import find_board_ports
 

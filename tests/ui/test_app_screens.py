@@ -19,7 +19,10 @@ if TYPE_CHECKING:
 
 
 def test_new_game_screen_explains_every_rule_and_starts_the_chosen_game(
-        driver: Driver) -> None:
+        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.sensors import serial_board
+
+    monkeypatch.setattr(serial_board, "find_board_ports", lambda: [])  # no board plugged in
     app = driver.app
     driver.tap(app.screen("home").ids.new_game)
     screen = app.screen("new_game")
@@ -158,3 +161,16 @@ def test_the_game_screen_lays_out_for_landscape_and_portrait() -> None:
         board = rects["board"]
         assert board[2] == board[3] and board[2] >= min(size) * 0.45
         assert screen.landscape == (size[0] >= size[1])
+
+
+def test_boards_are_offered_as_found_and_a_named_port_is_not_looked_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.sensors import serial_board
+    from ui.availability import board_status
+
+    monkeypatch.setattr(serial_board, "find_board_ports", lambda: [])
+    assert board_status("sim")["serial"] == "no reed-switch board found on USB"
+    assert board_status("serial:/dev/ttyACM7")["serial"] == ""
+    assert board_status("sim")["sim"] == "" and board_status()["screen"] == ""
+    monkeypatch.setattr(serial_board, "find_board_ports", lambda: ["/dev/ttyACM0"])
+    assert board_status("sim")["serial"] == ""
