@@ -466,6 +466,8 @@ class Table:
             self._last_move = ()
             self._set_alert(f"{'Undone' if isinstance(event, events.Undone) else 'Redone'}: "
                             f"{event.description}", "info")
+        elif isinstance(event, events.PositionChanged):
+            self._hint = ""  # an old "why not" no longer applies to the new position
         elif isinstance(event, events.ClockTick):
             pass
         self._changed()
