@@ -37,8 +37,9 @@ class VisionConfig:
     # be in a shadow: it is compared with the expectation darkened as much.
     dark_ratio: float = 0.5
     shadow_ratio: float = 0.82
-    # Logistic weights over squares.square_features (fitted on synthetic scenes
-    # by ``python -m vision.fit``): with an empty-board reference, and without.
+    # Logistic weights over squares.square_features, fitted on 400 synthetic scenes
+    # by ``python -m vision.fit --scenes 400``: with an empty-board reference, and
+    # without (where the features relative to the board follow the raw ones).
     reference_weights: tuple[float, ...] = (1.342, 3.137, 3.413, 11.969, 3.104, -3.492, -6.478,
         22.680, -14.367, -17.557, 10.380, -11.355, -0.251, 1.874, -4.048, 4.270, 1.553, 20.016,
         -13.241, -10.178, -11.308)
