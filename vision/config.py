@@ -55,9 +55,11 @@ class VisionConfig:
     blue_hue_range: tuple[float, float] = (220.0, 320.0)  # Lab hue angle, degrees
     blue_fraction: float = 0.3  # of the sample disc blue: a blue piece
     # White or black: the lightness of the colour_fraction of disc pixels least
-    # like the board, over the light squares' lightness. Split at the widest gap
-    # between occupied squares when it is at least white_gap wide and falls in
-    # white_split_range; otherwise at white_ratio.
+    # like the board, over the light squares' lightness. The occupied squares of
+    # one frame are split in two groups (Otsu, the threshold in the widest gap
+    # between the groups' means) when the groups are at least white_gap apart
+    # (see squares.two_groups) and the threshold falls in white_split_range;
+    # otherwise the threshold is white_ratio.
     colour_fraction: float = 0.4
     white_ratio: float = 0.5
     white_gap: float = 0.12

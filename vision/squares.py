@@ -336,7 +336,8 @@ def explain_leans(config: VisionConfig, sampler: SquareSampler,
 def _colours(config: VisionConfig, evidence: Evidence,
              occupied: npt.NDArray[np.bool_]) -> list[str]:
     """Colour of the occupied squares: blue by hue, then white or black by
-    :func:`piece_lightness`, split between the two groups when both are there."""
+    :func:`piece_lightness`, split between the two groups (:func:`two_groups`)
+    when both are there."""
     pixels = evidence.pixels
     labels = [EMPTY] * 64
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
@@ -347,13 +348,11 @@ def _colours(config: VisionConfig, evidence: Evidence,
     lightness = piece_lightness(config, evidence)
     candidates = np.array([i for i in range(64) if occupied[i] and not blue[i]], np.intp)
     threshold = config.white_ratio
-    if len(candidates) >= 2:
-        values = np.sort(lightness[candidates])
-        gaps = np.diff(values)
-        best = int(np.argmax(gaps))
-        middle = float((values[best] + values[best + 1]) / 2)
+    split = two_groups(lightness[candidates])
+    if split is not None:
+        middle, separation = split
         lo_mid, hi_mid = config.white_split_range
-        if gaps[best] >= config.white_gap and lo_mid <= middle <= hi_mid:
+        if separation >= config.white_gap and lo_mid <= middle <= hi_mid:
             threshold = middle
     for i in range(64):
         if not occupied[i]:
@@ -363,6 +362,30 @@ def _colours(config: VisionConfig, evidence: Evidence,
         else:
             labels[i] = WHITE if lightness[i] > threshold else BLACK
     return labels
+
+
+def two_groups(values: FloatArray) -> tuple[float, float] | None:
+    """Otsu's split of ``values`` into a low and a high group: the threshold and
+    how far apart the groups are (the gap between their nearest members plus
+    half the difference of their means); None for fewer than two values."""
+    if len(values) < 2:
+        return None
+    ordered = np.sort(values.astype(np.float64))
+    n = len(ordered)
+    sizes = np.arange(1, n)
+    sums = np.cumsum(ordered)[:-1]
+    low_mean = sums / sizes
+    high_mean = (ordered.sum() - sums) / (n - sizes)
+    between = sizes * (n - sizes) * (high_mean - low_mean) ** 2
+    best = int(np.argmax(between))
+    lo, hi = low_mean[best], high_mean[best]
+    # The threshold goes in the widest gap between the two groups' means.
+    inside = np.flatnonzero((ordered[:-1] >= lo) & (ordered[1:] <= hi))
+    if len(inside):
+        best = int(inside[np.argmax(ordered[inside + 1] - ordered[inside])])
+    gap = ordered[best + 1] - ordered[best]
+    separation = float(gap + 0.5 * (hi - lo))
+    return float((ordered[best] + ordered[best + 1]) / 2), separation
 
 
 def piece_lightness(config: VisionConfig, evidence: Evidence) -> FloatArray:
