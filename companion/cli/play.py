@@ -8,7 +8,6 @@ serves ``raindrop resume``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import queue
 import sys
@@ -159,9 +158,13 @@ def check_board_option(spec: str | None) -> None:
     """Fail early, clearly, when ``--board`` cannot work."""
     if spec is None or spec == "none":
         return
-    if importlib.util.find_spec("companion.sync") is None:
-        raise CommandError("--board needs the board sync (companion.sync), which is not "
-                           "installed; play with typed moves (leave out --board)")
+    from companion.sensors.source import available_sources
+
+    name = spec.partition(":")[0]
+    known = available_sources()
+    if name not in known:
+        raise CommandError(f"unknown board {name!r}; known boards: "
+                           f"{', '.join(sorted(known))}, or none (typed moves only)")
 
 
 # ----------------------------------------------------------------------

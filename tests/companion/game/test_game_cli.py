@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -267,3 +269,12 @@ def test_typed_moves_only_without_a_board(tmp_path: Path) -> None:
     assert "Not a move or command: 'lift e2'" in out
     contents = read_journal(latest_journal(tmp_path / "data"))
     assert [e["a"] for e in contents.entries] == ["flip"]
+
+
+def test_unknown_board_is_named_before_a_game_starts(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "play", "--board", "abacus", "--data-dir",
+         str(tmp_path / "data")], input="", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "unknown board 'abacus'" in result.stderr and "none (typed moves only)" in result.stderr
+    assert not (tmp_path / "data").exists()  # no journal was created
