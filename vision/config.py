@@ -33,20 +33,28 @@ class VisionConfig:
     sample_radius: float = 0.26
     lean_shift: float = 0.12
     piece_height_squares: float = 1.0  # typical piece height, to estimate lean
+    # Where a piece's base meets the board around the square centre (inner and
+    # outer radius): its contact shadow and outline.
+    base_ring: tuple[float, float] = (0.28, 0.44)
     # A pixel between dark_ratio and shadow_ratio of the expected lightness may
     # be in a shadow: it is compared with the expectation darkened as much.
     dark_ratio: float = 0.5
     shadow_ratio: float = 0.82
     # Logistic weights over squares.square_features, fitted on 400 synthetic scenes
     # by ``python -m vision.fit --scenes 400``: with an empty-board reference, and
-    # without (where the features relative to the board follow the raw ones).
-    reference_weights: tuple[float, ...] = (1.342, 3.137, 3.413, 11.969, 3.104, -3.492, -6.478,
-        22.680, -14.367, -17.557, 10.380, -11.355, -0.251, 1.874, -4.048, 4.270, 1.553, 20.016,
-        -13.241, -10.178, -11.308)
-    model_weights: tuple[float, ...] = (-0.701, 0.885, 1.467, 1.957, 1.522, -5.730, 2.101, 9.825,
-        3.792, -11.445, 4.810, -0.055, 1.535, 3.637, -2.082, 0.854, 0.595, 7.567, 5.148, -2.865,
-        -11.106, 1.970, 2.434, 2.706, 1.222, 1.522, 1.901, -0.067, 1.550, 2.488, -11.445, -0.976,
-        -2.117, -2.521, -0.147, -2.082, -1.344, -2.028, 6.824, -7.381, -4.923)
+    # without (where the features relative to the board follow the raw ones). The
+    # base-ring features count only with a reference, and only for a piece (see
+    # vision.fit.fit_weights).
+    reference_weights: tuple[float, ...] = (
+        1.427, 3.337, 3.630, 12.729, 3.301, -3.714, -6.890, 24.121, -15.280, -18.672,
+        11.040, -12.076, -0.267, 1.993, -4.305, 4.542, 1.652, 21.287, -14.083, -10.824,
+        1.039, 3.298, -12.026)
+    model_weights: tuple[float, ...] = (
+        -0.701, 0.885, 1.467, 1.957, 1.522, -5.730, 2.101, 9.825, 3.792, -11.445, 4.810,
+        -0.055, 1.535, 3.637, -2.082, 0.854, 0.595, 7.567, 5.148, -2.865, 0.000, 0.000,
+        -11.106, 1.970, 2.434, 2.706, 1.222, 1.522, 1.901, -0.067, 1.550, 2.488, -11.445,
+        -0.976, -2.117, -2.521, -0.147, -2.082, -1.344, -2.028, 6.824, -7.381, -4.923,
+        0.000, 0.000)
     # A weak square (logit below this) that a clearly stronger neighbour's piece,
     # up to tall_piece_squares high, leans over is the neighbour's top.
     lean_explain_logit: float = 3.5

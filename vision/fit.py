@@ -58,6 +58,46 @@ def logistic(features: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_],
     return w
 
 
+RING = slice(20, 22)  # the base-ring features in square_features (before the constant)
+CONSTANT = 22
+
+
+def fit_weights(with_ref: npt.NDArray[np.float32], without: npt.NDArray[np.float32],
+                truth: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.float64], ...]:
+    """The two weight vectors: (with a reference, without).
+
+    The disc features are fitted first, alone. With a reference, the base-ring
+    features are then added on top, as evidence for a piece only (weights at
+    least 0, no change of the constant): synthetic pieces have wider bases
+    and darker contact rings than many real sets, so a real piece without
+    such a ring must score no lower than on the disc features alone. Without
+    a reference (the board itself is the baseline) the ring features are not
+    used: they made real photos worse.
+    """
+    out = []
+    for feats, with_reference in ((with_ref, True), (without, False)):
+        ring = np.arange(RING.start, RING.stop)
+        # Without a reference the features relative to the board follow the
+        # constant, the ring's among them.
+        drop = np.concatenate([ring, ring + CONSTANT + 1]) if not with_reference else ring
+        old = np.setdiff1d(np.arange(feats.shape[1]), drop)
+        w_old = logistic(feats[:, old], truth)
+        full = np.zeros(feats.shape[1])
+        full[old] = w_old
+        if with_reference:
+            score = feats[:, old] @ w_old
+            use = list(ring)
+            while use:
+                w2 = logistic(np.column_stack([score, feats[:, use]]), truth)
+                if (w2[1:] >= 0).all():
+                    full[old] *= w2[0]
+                    full[use] = w2[1:]
+                    break
+                use = [c for c, w in zip(use, w2[1:], strict=True) if w > 0]
+        out.append(full)
+    return tuple(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scenes", type=int, default=300)
@@ -68,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     with_ref, without, truth = collect(config, args.scenes, args.seed)
     if args.save:
         np.savez(args.save, with_ref=with_ref, without=without, truth=truth)
-    for name, feats in (("reference_weights", with_ref), ("model_weights", without)):
-        w = logistic(feats, truth)
+    for name, feats, w in zip(("reference_weights", "model_weights"), (with_ref, without),
+                              fit_weights(with_ref, without, truth), strict=True):
         errors = int(((feats @ w > 0) != truth).sum())
         print(f"# training errors {errors} of {len(truth)} squares")
         print(f"{name}: tuple[float, ...] = (" + ", ".join(f"{v:.3f}" for v in w) + ")")

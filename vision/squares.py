@@ -7,6 +7,8 @@ what the empty square looks like there: the warped empty-board reference
 when there is one, otherwise a smooth model of the light and dark square
 colours fitted robustly to the square borders (which copes with uneven
 light). Shadows are tolerated by weighing "darker with the same colour" less.
+With a reference, a change all round the ring where a piece's base meets the
+board (its contact shadow, its outline) adds evidence for a piece.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class SquareSampler:
     disc: IntArray  # (64, n) the sample disc of every square
     far: npt.NDArray[np.bool_]  # (64, n) which disc pixels lie on the side away from the camera
     ring: IntArray  # (64, m) the border band of every square
+    base: IntArray  # (64, k) a ring around the square centre where a piece's base edge is
+    quarters: FloatArray  # (k, 4) base ring pixel in quarter q, over the quarter's size
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
     lean: FloatArray  # (64, 2) how far a piece's top moves in the warp, per square of height
@@ -68,6 +72,15 @@ def _offsets(radius_px: float) -> tuple[IntArray, IntArray]:
     return ys[keep], xs[keep]
 
 
+def _annulus(inner_px: float, outer_px: float) -> tuple[IntArray, IntArray]:
+    r = math.ceil(outer_px)
+    ys, xs = np.mgrid[-r:r + 1, -r:r + 1]
+    d2 = xs * xs + ys * ys
+    # Every other pixel (a checkerboard) is enough and takes half the time.
+    keep = (d2 <= outer_px * outer_px) & (d2 >= inner_px * inner_px) & ((xs + ys) % 2 == 0)
+    return ys[keep], xs[keep]
+
+
 def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler:
     """Where to look on every square of a board seen with ``geometry``."""
     s = config.square_px
@@ -78,6 +91,11 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
     cam_x, cam_y, cam_h = geometry.camera_position()
     dy, dx = _offsets(config.sample_radius * s)
     band = max(1, round(0.12 * s))
+    base_dy, base_dx = _annulus(config.base_ring[0] * s, config.base_ring[1] * s)
+    quarter = (base_dx >= 0).astype(np.intp) + 2 * (base_dy >= 0)
+    quarters = (quarter[:, None] == np.arange(4)[None, :]).astype(np.float32)
+    quarters /= np.maximum(quarters.sum(axis=0), 1.0)
+    bases = []
     discs, fars, rings, centres, light, leans = [], [], [], [], [], []
     for row in range(8):
         for col in range(8):
@@ -93,6 +111,9 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             ys = np.clip(np.round(py + dy).astype(np.intp), 0, size - 1)
             xs = np.clip(np.round(px + dx).astype(np.intp), 0, size - 1)
             discs.append((ys - origin) * crop + (xs - origin))
+            by = np.clip(np.round(m + cy * s + base_dy).astype(np.intp), 0, size - 1)
+            bx = np.clip(np.round(m + cx * s + base_dx).astype(np.intp), 0, size - 1)
+            bases.append((by - origin) * crop + (bx - origin))
             direction = lean / length if length > 1e-6 else np.array([0.0, 1.0])
             fars.append(dx * direction[0] + dy * direction[1] >= 0)
             x0, y0 = int(m + col * s), int(m + row * s)
@@ -104,7 +125,8 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             centres.append((cx, cy))
             leans.append(np.array([cx - cam_x, cy - cam_y]) / max(cam_h - 1.0, 0.5))
             light.append((row + col) % 2 == 0)
-    return SquareSampler(np.stack(discs), np.stack(fars), np.stack(rings),
+    return SquareSampler(np.stack(discs), np.stack(fars), np.stack(rings), np.stack(bases),
+                         quarters,
                          np.array(centres, np.float32), np.array(light),
                          np.array(leans, np.float32), origin, crop)
 
@@ -150,18 +172,23 @@ def _edges(config: VisionConfig, lab: FloatArray, shape: tuple[int, ...]) -> Flo
     return np.asarray(np.sqrt(gx * gx + gy * gy).reshape(-1), np.float32)
 
 
-FEATURES = 21  # length of a square's feature vector (see square_features)
+FEATURES = 23  # length of a square's feature vector (see square_features)
 # Without a reference, gather_evidence appends 20 features relative to the board.
 
 
 def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
-                    expected: FloatArray, edges: FloatArray) -> FloatArray:
+                    expected: FloatArray, edges: FloatArray, base: FloatArray,
+                    base_expected: FloatArray, base_edges: FloatArray) -> FloatArray:
     """The occupancy evidence of every square (64, FEATURES).
 
     Each test below is a per-pixel condition; a feature is the fraction of
     disc pixels meeting it in the half towards the camera and in the half
     away from it (as min and max of the two halves), so a piece's base (which
     covers both halves) tells apart from a neighbour leaning in or a shadow.
+    The last two look at the ring where a piece's base meets the board (its
+    contact shadow and outline): the least fraction, over the ring's four
+    quarters, of pixels unlike the empty board, and of edge pixels; a base rings
+    the whole square, a neighbour's lean or shadow one side.
     """
     exp_l = np.maximum(expected[..., 0], 5.0)
     ratio = pixels[..., 0] / exp_l
@@ -183,7 +210,12 @@ def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatA
     near_frac = (tests * (1 - far)).sum(axis=2) / near_n
     lo = np.minimum(far_frac, near_frac).T
     hi = np.maximum(far_frac, near_frac).T
-    return np.asarray(np.concatenate([lo, hi, np.ones((64, 1), np.float32)], axis=1),
+    b_diff = base - base_expected
+    ring_tests = np.stack([np.sum(b_diff * b_diff, axis=-1) > 144.0, base_edges > 16.0]
+                          ).astype(np.float32)  # (2, 64, k)
+    quarters = ring_tests @ sampler.quarters  # (2, 64, 4): the fraction in each quarter
+    ring = quarters.min(axis=2).T
+    return np.asarray(np.concatenate([lo, hi, ring, np.ones((64, 1), np.float32)], axis=1),
                       np.float32)
 
 
@@ -233,29 +265,36 @@ class Reference:
     ring_l: FloatArray  # (64, m) lightness on the square borders
     disc: FloatArray  # (64, n, 3) Lab on the sample discs
     edges: FloatArray  # (64, n) edge strength on the sample discs
+    base: FloatArray  # (64, k, 3) Lab on the base rings
+    base_edges: FloatArray  # (64, k) edge strength on the base rings
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
     """Measure an empty-board warp once, for every later frame."""
     board = sampler.cut(warped)
     lab = to_lab(board)
-    return Reference(lab[sampler.ring][..., 0], lab[sampler.disc],
-                     _edges(config, lab, board.shape)[sampler.disc])
+    edges = _edges(config, lab, board.shape)
+    return Reference(lab[sampler.ring][..., 0], lab[sampler.disc], edges[sampler.disc],
+                     lab[sampler.base], edges[sampler.base])
 
 
 def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
                  shape: tuple[int, ...], reference: Reference | None,
-                 models: tuple[FloatArray, FloatArray]) -> tuple[FloatArray, FloatArray]:
-    """What the empty board looks like on each disc, and the edges not in it."""
-    edges = _edges(config, lab, shape)[sampler.disc]
+                 models: tuple[FloatArray, FloatArray]
+                 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """What the empty board looks like on each disc, and the edges not in it;
+    the same on each base ring."""
+    all_edges = _edges(config, lab, shape)
+    edges, base_edges = all_edges[sampler.disc], all_edges[sampler.base]
     if reference is None:
         light_model, dark_model = models
-        own = np.where(sampler.light[:, None], light_model, dark_model)
-        return own[:, None, :], edges
+        own = np.where(sampler.light[:, None], light_model, dark_model)[:, None, :]
+        return own, edges, own, base_edges
     # Correct a global change of light between the reference and now.
     gain = _mode_ratio(lab[sampler.ring][..., 0], reference.ring_l)
-    expected = reference.disc * np.array([gain, 1.0, 1.0], np.float32)
-    return expected, np.maximum(edges - reference.edges, 0.0)
+    scale = np.array([gain, 1.0, 1.0], np.float32)
+    return (reference.disc * scale, np.maximum(edges - reference.edges, 0.0),
+            reference.base * scale, np.maximum(base_edges - reference.base_edges, 0.0))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -278,9 +317,11 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     models = square_models(config, sampler, lab)
     if reference is not None and not isinstance(reference, Reference):
         reference = prepare_reference(config, sampler, reference)
-    expected, edges = _expectation(config, sampler, lab, board.shape, reference, models)
+    expected, edges, base_expected, base_edges = _expectation(
+        config, sampler, lab, board.shape, reference, models)
     features = square_features(config, sampler, pixels, expected,
-                               _less_texture(sampler, edges))
+                               _less_texture(sampler, edges), lab[sampler.base],
+                               base_expected, _less_texture(sampler, base_edges))
     if reference is None:
         features = _relative(sampler, features)
     return Evidence(lab, pixels, expected, models[0], features)

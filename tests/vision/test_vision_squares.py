@@ -79,9 +79,9 @@ def accuracy(images: int, seed: int = 0, reference_every: int = 3
 def test_synthetic_per_square_error_rate() -> None:
     results = accuracy(2000 if FULL else 150)
     wrong, total, notes = results["reference"]
-    assert wrong <= 0.008 * total, f"with a reference: {wrong} of {total} wrong: {notes}"
+    assert wrong <= 0.0045 * total, f"with a reference: {wrong} of {total} wrong: {notes}"
     wrong, total, notes = results["model"]
-    assert wrong <= 0.03 * total, f"without a reference: {wrong} of {total} wrong: {notes}"
+    assert wrong <= 0.015 * total, f"without a reference: {wrong} of {total} wrong: {notes}"
 
 
 def test_an_empty_board_reads_empty_with_and_without_reference() -> None:
