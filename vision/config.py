@@ -60,6 +60,7 @@ class VisionConfig:
     lean_explain_logit: float = 3.5
     tall_piece_squares: float = 1.8
     blue_min_chroma: float = 22.0  # Lab chroma for a blue piece
+    blue_min_lightness: float = 16.0  # Lab L: darker bluish pixels are a black piece's
     blue_hue_range: tuple[float, float] = (220.0, 320.0)  # Lab hue angle, degrees
     blue_fraction: float = 0.3  # of the sample disc blue: a blue piece
     # White or black: the lightness of the colour_fraction of disc pixels least

@@ -384,7 +384,8 @@ def _colours(config: VisionConfig, evidence: Evidence,
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
     hue = np.degrees(np.arctan2(pixels[..., 2], pixels[..., 1])) % 360
     lo, hi = config.blue_hue_range
-    blue_px = (chroma > config.blue_min_chroma) & (hue >= lo) & (hue <= hi)
+    blue_px = ((chroma > config.blue_min_chroma) & (hue >= lo) & (hue <= hi)
+               & (pixels[..., 0] > config.blue_min_lightness))
     blue = blue_px.mean(axis=1) > config.blue_fraction
     lightness = piece_lightness(config, evidence)
     candidates = np.array([i for i in range(64) if occupied[i] and not blue[i]], np.intp)
