@@ -356,40 +356,7 @@ class RaindropBoard(chess.Board):
             for to_square in chess.scan_reversed(moves):
                 yield chess.Move(from_square, to_square)
 
-        pawns = self.pawns & our_pieces & from_mask
-        if not pawns:
-            return
-
-        blue = self._blue[turn]
-        promotions = [pt for pt in BLUE_ORDER if blue[pt]]
-        if not promotions:
-            to_mask &= ~chess.BB_BACKRANKS
-
-        # Pawn captures.
-        their_pieces = self.occupied_co[not turn] & to_mask
-        attacks = chess.BB_PAWN_ATTACKS[turn]
-        for from_square in chess.scan_reversed(pawns):
-            for to_square in chess.scan_reversed(attacks[from_square] & their_pieces):
-                if chess.BB_SQUARES[to_square] & chess.BB_BACKRANKS:
-                    for piece_type in promotions:
-                        yield chess.Move(from_square, to_square, piece_type)
-                else:
-                    yield chess.Move(from_square, to_square)
-
-        # Single pawn steps (never two, R4).
-        if turn == chess.WHITE:
-            single_moves = pawns << 8 & ~self.occupied & to_mask
-            back = -8
-        else:
-            single_moves = pawns >> 8 & ~self.occupied & to_mask
-            back = 8
-        for to_square in chess.scan_reversed(single_moves):
-            from_square = to_square + back
-            if chess.BB_SQUARES[to_square] & chess.BB_BACKRANKS:
-                for piece_type in promotions:
-                    yield chess.Move(from_square, to_square, piece_type)
-            else:
-                yield chess.Move(from_square, to_square)
+        yield from self._pawn_moves(self.pawns & our_pieces & from_mask, ~our_pieces & to_mask)
 
     def generate_legal_moves(self, from_mask: chess.Bitboard = chess.BB_ALL,
                              to_mask: chess.Bitboard = chess.BB_ALL) -> Iterator[chess.Move]:
@@ -442,10 +409,20 @@ class RaindropBoard(chess.Board):
             for to_square in chess.scan_reversed(chess.BB_KING_ATTACKS[king] & targets_mask):
                 if not self.attackers_mask(them, to_square):
                     yield Move(king, to_square)
-        # Pawns: captures, then single steps (R4), promotions only to blue pieces (R5).
-        pawns = self.pawns & our_pieces & from_mask
+        # Pawns: a pinned pawn stays on its pin line.
+        yield from self._pawn_moves(self.pawns & our_pieces & from_mask, targets_mask,
+                                    king, blockers)
+
+    def _pawn_moves(self, pawns: chess.Bitboard, targets_mask: chess.Bitboard,
+                    king: chess.Square = 0, blockers: chess.Bitboard = chess.BB_EMPTY,
+                    ) -> Iterator[chess.Move]:
+        """Pawn captures, then single steps (R4); promotions only to an available
+        blue piece, and none onto the last rank when none is left (R5). A pawn
+        in ``blockers`` (pinned to ``king``) keeps to its pin line."""
         if not pawns:
             return
+        turn = self.turn
+        Move = chess.Move
         blue = self._blue[turn]
         promotions = [pt for pt in BLUE_ORDER if blue[pt]]
         if not promotions:
