@@ -85,6 +85,23 @@ class Decks:
                                     f"({rules.deck_letters(color)!r} in some order)")
         return decks
 
+    @classmethod
+    def stacked(cls, white_top: str, black_top: str, rules: HouseRules | None = None) -> Decks:
+        """Full decks with chosen top cards (the rest in canonical order): prepared
+        positions for tests, demos and lessons. :class:`DeckError` if a top card is
+        not in the deck."""
+        rules = rules or HouseRules()
+        piles = []
+        for color, top in ((chess.WHITE, white_top), (chess.BLACK, black_top)):
+            rest = list(rules.deck_letters(color))
+            for card in top:
+                if card not in rest:
+                    raise DeckError(f"the {_side_key(color)} deck has no {card!r} card left "
+                                    f"to put on top")
+                rest.remove(card)
+            piles.append(list(top) + rest)
+        return cls(piles[0], piles[1])
+
     def export_order(self) -> dict[str, list[str]]:
         """The secret order of both decks, top first (journal, replays, tests only)."""
         return {"white": list(self._piles[chess.WHITE]),

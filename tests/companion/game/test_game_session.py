@@ -9,7 +9,7 @@ import pytest
 from game_helpers import fixed_decks, playout, random_step
 
 from companion import events
-from companion.cards import Decks
+from companion.cards import DeckError, Decks
 from companion.game import Game, GameOverError
 from companion.rules import (
     FlipOutcome,
@@ -416,3 +416,12 @@ def test_decks_from_order_checks_contents() -> None:
         Decks(["k"], [])
     with pytest.raises(DeckError, match="unknown card"):
         Decks(["X"], [])
+
+
+def test_stacked_decks_put_the_chosen_cards_on_top_and_refuse_missing_ones() -> None:
+    decks = Decks.stacked("KN", "q")
+    assert decks.export_order()["white"][:2] == ["K", "N"]
+    assert sorted(decks.export_order()["white"]) == sorted(HouseRules().deck_letters(chess.WHITE))
+    assert decks.export_order()["black"][0] == "q"
+    with pytest.raises(DeckError, match="no 'Q' card left"):
+        Decks.stacked("QQ", "")

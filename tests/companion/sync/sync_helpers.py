@@ -13,15 +13,8 @@ from companion.sync import PhysicalBoardSession, SyncKind, SyncResult
 
 
 def decks_with(white_top: str, black_top: str, rules: HouseRules | None = None) -> Decks:
-    """Full decks whose top cards are ``white_top``/``black_top`` (the rest in order)."""
-    rules = rules or HouseRules()
-    piles = []
-    for color, top in ((chess.WHITE, white_top), (chess.BLACK, black_top)):
-        rest = list(rules.deck_letters(color))
-        for card in top:
-            rest.remove(card)
-        piles.append(list(top) + rest)
-    return Decks(piles[0], piles[1])
+    """Full decks whose top cards are ``white_top``/``black_top`` (see Decks.stacked)."""
+    return Decks.stacked(white_top, black_top, rules)
 
 
 def game_after(actions: str, *, rules: HouseRules | None = None, white_next: str = "",
