@@ -1,15 +1,19 @@
-"""Fit the occupancy weights of :mod:`vision.squares` on synthetic scenes.
+"""Fit the occupancy models of :mod:`vision.squares` on synthetic scenes.
 
-``python -m vision.fit --scenes 300`` renders scenes (seeds disjoint from the
-accuracy benchmark's), extracts every square's features with and without an
-empty-board reference, fits a logistic regression for each and prints the
-two weight tuples to put in :class:`vision.config.VisionConfig`.
+``python -m vision.fit --scenes 800 --write`` renders scenes (seeds disjoint
+from the accuracy benchmark's) and extracts every square's features with and
+without an empty-board reference. With a reference it fits the small network
+of :mod:`vision.occupancy` and (with ``--write``) saves it as the shipped
+``vision/occupancy_reference.json``; without one it fits a logistic
+regression and prints the weight tuple for :class:`vision.config.VisionConfig`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +21,7 @@ import numpy.typing as npt
 from vision import squares, synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
+from vision.occupancy import MODEL_FILE, OccupancyNet
 
 LOGGER = logging.getLogger(__name__)
 
@@ -62,57 +67,111 @@ RING = slice(20, 22)  # the base-ring features in square_features (before the co
 CONSTANT = 22
 
 
-def fit_weights(with_ref: npt.NDArray[np.float32], without: npt.NDArray[np.float32],
-                truth: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.float64], ...]:
-    """The two weight vectors: (with a reference, without).
+def fit_model_weights(without: npt.NDArray[np.float32],
+                      truth: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+    """Logistic weights for reading without a reference.
 
-    The disc features are fitted first, alone. With a reference, the base-ring
-    features are then added on top, as evidence for a piece only (weights at
-    least 0, no change of the constant): synthetic pieces have wider bases
-    and darker contact rings than many real sets, so a real piece without
-    such a ring must score no lower than on the disc features alone. Without
-    a reference (the board itself is the baseline) the ring features are not
-    used: they made real photos worse.
+    The board itself is the baseline; the base-ring features (and their
+    excess over the board's) are not used: they made real photos worse.
     """
-    out = []
-    for feats, with_reference in ((with_ref, True), (without, False)):
-        ring = np.arange(RING.start, RING.stop)
-        # Without a reference the features relative to the board follow the
-        # constant, the ring's among them.
-        drop = np.concatenate([ring, ring + CONSTANT + 1]) if not with_reference else ring
-        old = np.setdiff1d(np.arange(feats.shape[1]), drop)
-        w_old = logistic(feats[:, old], truth)
-        full = np.zeros(feats.shape[1])
-        full[old] = w_old
-        if with_reference:
-            score = feats[:, old] @ w_old
-            use = list(ring)
-            while use:
-                w2 = logistic(np.column_stack([score, feats[:, use]]), truth)
-                if (w2[1:] >= 0).all():
-                    full[old] *= w2[0]
-                    full[use] = w2[1:]
-                    break
-                use = [c for c, w in zip(use, w2[1:], strict=True) if w > 0]
-        out.append(full)
-    return tuple(out)
+    ring = np.arange(RING.start, RING.stop)
+    drop = np.concatenate([ring, ring + CONSTANT + 1])
+    keep = np.setdiff1d(np.arange(without.shape[1]), drop)
+    full = np.zeros(without.shape[1])
+    full[keep] = logistic(without[:, keep], truth)
+    return full
+
+
+def train_tanh_net(x: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_], hidden: int = 16,
+                   steps: int = 3000, rate: float = 0.01, l2: float = 1e-4, seed: int = 0
+                   ) -> tuple[npt.NDArray[np.float64], ...]:
+    """One tanh layer and a logistic output, full-batch Adam on the log loss.
+
+    Returns (mean, scale, w1, b1, w2, b2) with inputs standardised by mean and scale.
+    """
+    rng = np.random.default_rng(seed)
+    mean, scale = x.mean(axis=0).astype(np.float64), x.std(axis=0).astype(np.float64) + 1e-3
+    z = (x - mean) / scale
+    params = [rng.normal(0, 1 / np.sqrt(z.shape[1]), (z.shape[1], hidden)), np.zeros(hidden),
+              rng.normal(0, 1 / np.sqrt(hidden), hidden), np.zeros(1)]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    y, n = truth.astype(np.float64), len(truth)
+    for step in range(1, steps + 1):
+        w1, b1, w2, b2 = params
+        h = np.tanh(z @ w1 + b1)
+        p = 1 / (1 + np.exp(-np.clip(h @ w2 + b2[0], -30, 30)))
+        d = (p - y) / n
+        dh = np.outer(d, w2) * (1 - h * h)
+        grads = (z.T @ dh + l2 * w1, dh.sum(axis=0), h.T @ d + l2 * w2, np.array([d.sum()]))
+        for i, g in enumerate(grads):
+            first[i] = 0.9 * first[i] + 0.1 * g
+            second[i] = 0.999 * second[i] + 0.001 * g * g
+            params[i] = params[i] - rate * (first[i] / (1 - 0.9 ** step)) / (
+                np.sqrt(second[i] / (1 - 0.999 ** step)) + 1e-8)
+    w1, b1, w2, b2 = params
+    return mean, scale, w1, b1, w2, b2
+
+
+def fit_reference_net(with_ref: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_],
+                      hidden: int = 16, steps: int = 3000, seed: int = 0) -> OccupancyNet:
+    """The occupancy network for reading against an empty-board reference.
+
+    The network reads the disc features alone. The base-ring features are then
+    added on top, as evidence for a piece only (weights at least 0): synthetic
+    pieces have wider bases and darker contact rings than many real sets, so a
+    real piece without such a ring must score no lower than on the disc alone.
+    """
+    inputs = tuple(range(RING.start))
+    mean, scale, w1, b1, w2, b2 = train_tanh_net(with_ref[:, inputs], truth, hidden, steps,
+                                                 seed=seed)
+    bare = OccupancyNet(inputs, mean.astype(np.float32), scale.astype(np.float32),
+                        w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32),
+                        float(b2[0]), (), np.zeros(0, np.float32))
+    score = bare.logit(with_ref)
+    use = list(range(RING.start, RING.stop))
+    factor, ring_w = 1.0, np.zeros(0)
+    while use:
+        # No constant: the ring may only add to the network's score.
+        w = logistic(np.column_stack([score, with_ref[:, use]]), truth)
+        if (w[1:] >= 0).all():
+            factor, ring_w = float(w[0]), w[1:]
+            break
+        use = [c for c, weight in zip(use, w[1:], strict=True) if weight > 0]
+    return OccupancyNet(inputs, bare.mean, bare.scale, bare.w1,
+                        bare.b1, (bare.w2 * factor).astype(np.float32), bare.b2 * factor,
+                        tuple(use), np.asarray(ring_w, np.float32))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--scenes", type=int, default=300)
+    parser.add_argument("--scenes", type=int, default=800)
     parser.add_argument("--seed", type=int, default=FIT_SEED)
+    parser.add_argument("--hidden", type=int, default=16)
+    parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--save", metavar="FILE.npz", help="also save the features")
+    parser.add_argument("--load", metavar="FILE.npz", help="fit on features saved earlier")
+    parser.add_argument("--write", action="store_true",
+                        help=f"write the reference model to vision/{MODEL_FILE}")
     args = parser.parse_args(argv)
-    config = VisionConfig()
-    with_ref, without, truth = collect(config, args.scenes, args.seed)
+    if args.load:
+        saved = np.load(args.load)
+        with_ref, without, truth = saved["with_ref"], saved["without"], saved["truth"]
+    else:
+        with_ref, without, truth = collect(VisionConfig(), args.scenes, args.seed)
     if args.save:
         np.savez(args.save, with_ref=with_ref, without=without, truth=truth)
-    for name, feats, w in zip(("reference_weights", "model_weights"), (with_ref, without),
-                              fit_weights(with_ref, without, truth), strict=True):
-        errors = int(((feats @ w > 0) != truth).sum())
-        print(f"# training errors {errors} of {len(truth)} squares")
-        print(f"{name}: tuple[float, ...] = (" + ", ".join(f"{v:.3f}" for v in w) + ")")
+    net = fit_reference_net(with_ref, truth, args.hidden, args.steps)
+    errors = int(((net.logit(with_ref) > 0) != truth).sum())
+    print(f"# reference model: training errors {errors} of {len(truth)} squares")
+    if args.write:
+        path = Path(__file__).with_name(MODEL_FILE)
+        path.write_text(json.dumps(net.to_json()) + "\n", encoding="utf-8")
+        print(f"# written to {path}")
+    w = fit_model_weights(without, truth)
+    errors = int(((without @ w > 0) != truth).sum())
+    print(f"# without a reference: training errors {errors} of {len(truth)} squares")
+    print("model_weights: tuple[float, ...] = (" + ", ".join(f"{v:.3f}" for v in w) + ")")
     return 0
 
 

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
+from vision.occupancy import reference_model
 
 LOGGER = logging.getLogger(__name__)
 
@@ -306,6 +307,7 @@ class Evidence:
     expected: FloatArray  # (64, n|1, 3) the empty board there
     light_model: FloatArray  # (64, 3) the light-square colour at each square
     features: FloatArray  # (64, FEATURES)
+    light_squares: npt.NDArray[np.bool_]  # (64,) which squares are light
 
 
 def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -324,7 +326,7 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
                                base_expected, _less_texture(sampler, base_edges))
     if reference is None:
         features = _relative(sampler, features)
-    return Evidence(lab, pixels, expected, models[0], features)
+    return Evidence(lab, pixels, expected, models[0], features, sampler.light)
 
 
 def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -333,14 +335,16 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
     ``reference`` is an empty-board warp (or one measured by prepare_reference).
 
-    Occupancy is a logistic score of :func:`square_features` with the weights
-    in the config (one set for a reference, one without); ``occupancy`` in the
-    reading is that score's logit (> 0: occupied).
+    Occupancy is scored from :func:`square_features`: against a reference by
+    the small network of :mod:`vision.occupancy`, without one by the logistic
+    weights in the config. ``occupancy`` in the reading is that score's logit
+    (> 0: occupied).
     """
     evidence = gather_evidence(config, sampler, warped, reference)
-    weights = np.array(config.reference_weights if reference is not None
-                       else config.model_weights, np.float32)
-    logit = evidence.features @ weights
+    if reference is not None:
+        logit = reference_model().logit(evidence.features)
+    else:
+        logit = evidence.features @ np.array(config.model_weights, np.float32)
     occupied = explain_leans(config, sampler, logit)
     labels = _colours(config, evidence, occupied)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
@@ -377,8 +381,7 @@ def explain_leans(config: VisionConfig, sampler: SquareSampler,
 def _colours(config: VisionConfig, evidence: Evidence,
              occupied: npt.NDArray[np.bool_]) -> list[str]:
     """Colour of the occupied squares: blue by hue, then white or black by
-    :func:`piece_lightness`, split between the two groups (:func:`two_groups`)
-    when both are there."""
+    :func:`piece_lightness`, split between the two groups (:func:`white_thresholds`)."""
     pixels = evidence.pixels
     labels = [EMPTY] * 64
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
@@ -388,46 +391,78 @@ def _colours(config: VisionConfig, evidence: Evidence,
                & (pixels[..., 0] > config.blue_min_lightness))
     blue = blue_px.mean(axis=1) > config.blue_fraction
     lightness = piece_lightness(config, evidence)
-    candidates = np.array([i for i in range(64) if occupied[i] and not blue[i]], np.intp)
-    threshold = config.white_ratio
-    split = two_groups(lightness[candidates])
-    if split is not None:
-        middle, separation = split
-        lo_mid, hi_mid = config.white_split_range
-        if separation >= config.white_gap and lo_mid <= middle <= hi_mid:
-            threshold = middle
+    threshold = white_thresholds(config, lightness, occupied & ~blue, evidence.light_squares)
     for i in range(64):
         if not occupied[i]:
             continue
         if blue[i]:
             labels[i] = BLUE
         else:
-            labels[i] = WHITE if lightness[i] > threshold else BLACK
+            labels[i] = WHITE if lightness[i] > threshold[i] else BLACK
     return labels
 
 
-def two_groups(values: FloatArray) -> tuple[float, float] | None:
-    """Otsu's split of ``values`` into a low and a high group: the threshold and
-    how far apart the groups are (the gap between their nearest members plus
-    half the difference of their means); None for fewer than two values."""
-    if len(values) < 2:
+def _split(config: VisionConfig, values: FloatArray) -> float | None:
+    """The threshold between two clear groups of ``values``, or None."""
+    split = two_groups(values)
+    if split is None:
         return None
-    ordered = np.sort(values.astype(np.float64))
+    middle, separation = split
+    lo_mid, hi_mid = config.white_split_range
+    return middle if separation >= config.white_gap and lo_mid <= middle <= hi_mid else None
+
+
+def white_thresholds(config: VisionConfig, lightness: FloatArray,
+                     pieces: npt.NDArray[np.bool_], light_squares: npt.NDArray[np.bool_]
+                     ) -> FloatArray:
+    """Per square, the piece lightness above which a piece is white.
+
+    A piece on a light square looks darker by this measure than the same piece
+    on a dark one (its shaded side is what differs most from the square), so
+    the pieces on each square colour are split in two groups on their own when
+    at least ``colour_split_min`` stand there and the groups are clear; else
+    all pieces of the frame are split together; else ``white_ratio`` holds.
+    """
+    whole = _split(config, lightness[pieces])
+    out = np.full(64, config.white_ratio if whole is None else whole, np.float32)
+    for colour in (True, False):
+        here = pieces & (light_squares == colour)
+        if here.sum() >= config.colour_split_min:
+            own = _split(config, lightness[here])
+            if own is not None:
+                out[light_squares == colour] = own
+    return out
+
+
+def two_groups(values: FloatArray) -> tuple[float, float] | None:
+    """Otsu's split of positive ``values`` into a low and a high group, on their
+    logarithms (lightness is reflectance times light, so groups differ by
+    factors): the threshold and how far apart the groups are (the log gap between
+    their nearest members plus half the difference of their log means); None
+    unless each group can have two members."""
+    if len(values) < 4:
+        return None
+    ordered = np.log(np.sort(np.maximum(values.astype(np.float64), LIGHTNESS_FLOOR)))
     n = len(ordered)
-    sizes = np.arange(1, n)
-    sums = np.cumsum(ordered)[:-1]
+    sizes = np.arange(2, n - 1)
+    sums = np.cumsum(ordered)[1:-2]
     low_mean = sums / sizes
     high_mean = (ordered.sum() - sums) / (n - sizes)
     between = sizes * (n - sizes) * (high_mean - low_mean) ** 2
     best = int(np.argmax(between))
     lo, hi = low_mean[best], high_mean[best]
-    # The threshold goes in the widest gap between the two groups' means.
-    inside = np.flatnonzero((ordered[:-1] >= lo) & (ordered[1:] <= hi))
+    # The threshold goes in the widest gap between the two groups' means,
+    # leaving each group at least two members.
+    at = best + 1  # ordered[at] is the last of the low group
+    inside = np.flatnonzero((ordered[1:n - 2] >= lo) & (ordered[2:n - 1] <= hi)) + 1
     if len(inside):
-        best = int(inside[np.argmax(ordered[inside + 1] - ordered[inside])])
-    gap = ordered[best + 1] - ordered[best]
+        at = int(inside[np.argmax(ordered[inside + 1] - ordered[inside])])
+    gap = ordered[at + 1] - ordered[at]
     separation = float(gap + 0.5 * (hi - lo))
-    return float((ordered[best] + ordered[best + 1]) / 2), separation
+    return float(np.exp((ordered[at] + ordered[at + 1]) / 2)), separation
+
+
+LIGHTNESS_FLOOR = 0.1  # piece lightness below this is black alike (and logs stay finite)
 
 
 def piece_lightness(config: VisionConfig, evidence: Evidence) -> FloatArray:

@@ -30,7 +30,7 @@ PHOTOS = load_photos() if (samples_dir() / "labels.json").exists() else []
 KNOWN_MISREADS = {
     "chessBoard002.jpg": 1, "chessBoard003.jpg": 1, "chessBoard004.jpg": 2,
     "chessBoard005.jpg": 3, "chessBoard006.jpg": 3, "chessBoard007.jpg": 2,
-    "chessBoard010.jpg": 5, "chessBoard013.jpg": 5,
+    "chessBoard010.jpg": 5, "chessBoard013.jpg": 3,
 }
 
 

@@ -1,0 +1,72 @@
+"""The occupancy network: the shipped model, its file format, and the trainer."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.fit import fit_reference_net, train_tanh_net
+from vision.occupancy import OccupancyModelError, OccupancyNet, reference_model
+from vision.squares import FEATURES
+
+
+def test_the_shipped_model_reads_the_square_features() -> None:
+    net = reference_model()
+    assert net.width() <= FEATURES
+    assert (net.extra_w >= 0).all()
+    logits = net.logit(np.zeros((3, FEATURES), np.float32))
+    assert logits.shape == (3,) and np.isfinite(logits).all()
+
+
+def test_the_base_ring_only_adds_evidence_for_a_piece() -> None:
+    net = reference_model()
+    rng = np.random.default_rng(3)
+    features = rng.random((200, FEATURES)).astype(np.float32)
+    more_ring = features.copy()
+    more_ring[:, list(net.extra)] += 0.5
+    assert (net.logit(more_ring) >= net.logit(features) - 1e-5).all()
+
+
+def test_a_model_survives_its_json_form() -> None:
+    net = reference_model()
+    again = OccupancyNet.from_json(json.loads(json.dumps(net.to_json())))
+    features = np.random.default_rng(4).random((50, FEATURES)).astype(np.float32)
+    assert np.allclose(again.logit(features), net.logit(features), atol=1e-3)
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.pop("w1"),
+    lambda d: d.__setitem__("w2", d["w2"][:-1]),
+    lambda d: d.__setitem__("extra_w", [-1.0] * len(d["extra"])),
+    lambda d: d.__setitem__("mean", "not numbers"),
+])
+def test_a_broken_model_file_is_named_as_such(change) -> None:  # type: ignore[no-untyped-def]
+    data = reference_model().to_json()
+    change(data)
+    with pytest.raises(OccupancyModelError):
+        OccupancyNet.from_json(data)
+
+
+def test_the_trainer_learns_a_boundary_no_line_can_draw() -> None:
+    # Occupied inside a ring of radius 1: a linear score gets about half of it wrong.
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-2, 2, (3000, 2)).astype(np.float32)
+    truth = np.hypot(x[:, 0], x[:, 1]) < 1.2
+    mean, scale, w1, b1, w2, b2 = train_tanh_net(x, truth, hidden=8, steps=1500, rate=0.05)
+    logit = np.tanh(((x - mean) / scale) @ w1 + b1) @ w2 + b2[0]
+    assert ((logit > 0) != truth).mean() < 0.03
+
+
+def test_fitting_keeps_the_ring_weights_non_negative() -> None:
+    # Ring columns that argue against a piece are dropped, not given negative weight.
+    rng = np.random.default_rng(6)
+    n = 4000
+    features = rng.random((n, FEATURES)).astype(np.float32)
+    truth = features[:, 0] + features[:, 3] > 1.0
+    features[:, 20] = np.where(truth, 0.1, 0.9) + rng.normal(0, 0.05, n)  # anti-evidence
+    features[:, 21] = np.where(truth, 0.8, 0.2) + rng.normal(0, 0.3, n)  # evidence
+    net = fit_reference_net(features, truth, hidden=4, steps=400)
+    assert 20 not in net.extra and (net.extra_w >= 0).all()
+    assert ((net.logit(features) > 0) != truth).mean() < 0.05
