@@ -40,16 +40,6 @@ class VisionConfig:
     # be in a shadow: it is compared with the expectation darkened as much.
     dark_ratio: float = 0.5
     shadow_ratio: float = 0.82
-    # Logistic weights over squares.square_features for reading without a
-    # reference (the features relative to the board follow the raw ones; the
-    # base-ring features are not used), fitted on 400 synthetic scenes by
-    # vision.fit. Against a reference, vision.occupancy's network scores instead.
-    model_weights: tuple[float, ...] = (
-        -0.701, 0.885, 1.467, 1.957, 1.522, -5.730, 2.101, 9.825, 3.792, -11.445, 4.810,
-        -0.055, 1.535, 3.637, -2.082, 0.854, 0.595, 7.567, 5.148, -2.865, 0.000, 0.000,
-        -11.106, 1.970, 2.434, 2.706, 1.222, 1.522, 1.901, -0.067, 1.550, 2.488, -11.445,
-        -0.976, -2.117, -2.521, -0.147, -2.082, -1.344, -2.028, 6.824, -7.381, -4.923,
-        0.000, 0.000)
     # A weak square (logit below this) that a clearly stronger neighbour's piece,
     # up to tall_piece_squares high, leans over is the neighbour's top.
     lean_explain_logit: float = 3.5

@@ -2,10 +2,9 @@
 
 ``python -m vision.fit --scenes 800 --write`` renders scenes (seeds disjoint
 from the accuracy benchmark's) and extracts every square's features with and
-without an empty-board reference. With a reference it fits the small network
-of :mod:`vision.occupancy` and (with ``--write``) saves it as the shipped
-``vision/occupancy_reference.json``; without one it fits a logistic
-regression and prints the weight tuple for :class:`vision.config.VisionConfig`.
+without an empty-board reference, fits the two small networks of
+:mod:`vision.occupancy` and (with ``--write``) saves them beside it as the
+shipped ``occupancy_reference.json`` and ``occupancy_board.json``.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import numpy.typing as npt
 from vision import squares, synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
-from vision.occupancy import MODEL_FILE, OccupancyNet
+from vision.occupancy import BOARD_MODEL_FILE, MODEL_FILE, OccupancyNet
 
 LOGGER = logging.getLogger(__name__)
 
@@ -67,33 +66,47 @@ RING = slice(20, 22)  # the base-ring features in square_features (before the co
 CONSTANT = 22
 
 
-def fit_model_weights(without: npt.NDArray[np.float32],
-                      truth: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
-    """Logistic weights for reading without a reference.
-
-    The board itself is the baseline; the base-ring features (and their
-    excess over the board's) are not used: they made real photos worse.
-    """
+def board_inputs(width: int) -> tuple[int, ...]:
+    """The features the no-reference model reads: all but the constant and the
+    base-ring features (and their excess over the board's), which made real
+    photos worse."""
     ring = np.arange(RING.start, RING.stop)
-    drop = np.concatenate([ring, ring + CONSTANT + 1])
-    keep = np.setdiff1d(np.arange(without.shape[1]), drop)
-    full = np.zeros(without.shape[1])
-    full[keep] = logistic(without[:, keep], truth)
-    return full
+    drop = {CONSTANT, *ring.tolist(), *(ring + CONSTANT + 1).tolist()}
+    return tuple(c for c in range(width) if c not in drop)
+
+
+def fit_board_net(without: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_],
+                  hidden: int = 8, steps: int = 2500, seed: int = 0) -> OccupancyNet:
+    """The monotone occupancy network for reading without a reference."""
+    inputs = board_inputs(without.shape[1])
+    mean, scale, w1, b1, w2, b2 = train_tanh_net(without[:, inputs], truth, hidden, steps,
+                                                 l2=1e-5, seed=seed, monotone=True)
+    f32 = np.float32
+    return OccupancyNet(inputs, mean.astype(f32), scale.astype(f32), w1.astype(f32),
+                        b1.astype(f32), w2.astype(f32), float(b2[0]), (), np.zeros(0, f32),
+                        monotone=True)
 
 
 def train_tanh_net(x: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_], hidden: int = 16,
-                   steps: int = 3000, rate: float = 0.01, l2: float = 1e-4, seed: int = 0
-                   ) -> tuple[npt.NDArray[np.float64], ...]:
+                   steps: int = 3000, rate: float = 0.01, l2: float = 1e-4, seed: int = 0,
+                   *, monotone: bool = False) -> tuple[npt.NDArray[np.float64], ...]:
     """One tanh layer and a logistic output, full-batch Adam on the log loss.
 
-    Returns (mean, scale, w1, b1, w2, b2) with inputs standardised by mean and scale.
+    Returns (mean, scale, w1, b1, w2, b2) with inputs standardised by mean and
+    scale. ``monotone`` keeps both layers' weights at least 0 (projected after
+    every step; inputs are scaled, not centred), so the output never falls as
+    an input rises.
     """
     rng = np.random.default_rng(seed)
-    mean, scale = x.mean(axis=0).astype(np.float64), x.std(axis=0).astype(np.float64) + 1e-3
+    scale = x.std(axis=0).astype(np.float64) + 1e-3
+    mean = np.zeros(x.shape[1]) if monotone else x.mean(axis=0).astype(np.float64)
     z = (x - mean) / scale
-    params = [rng.normal(0, 1 / np.sqrt(z.shape[1]), (z.shape[1], hidden)), np.zeros(hidden),
-              rng.normal(0, 1 / np.sqrt(hidden), hidden), np.zeros(1)]
+    w1 = rng.normal(0, 1 / np.sqrt(z.shape[1]), (z.shape[1], hidden))
+    w2 = rng.normal(0, 1 / np.sqrt(hidden), hidden)
+    b1 = np.zeros(hidden)
+    if monotone:
+        w1, w2, b1 = np.abs(w1), np.abs(w2), -np.ones(hidden)
+    params = [w1, b1, w2, np.zeros(1)]
     first = [np.zeros_like(p) for p in params]
     second = [np.zeros_like(p) for p in params]
     y, n = truth.astype(np.float64), len(truth)
@@ -109,6 +122,8 @@ def train_tanh_net(x: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_], hid
             second[i] = 0.999 * second[i] + 0.001 * g * g
             params[i] = params[i] - rate * (first[i] / (1 - 0.9 ** step)) / (
                 np.sqrt(second[i] / (1 - 0.999 ** step)) + 1e-8)
+        if monotone:
+            params[0], params[2] = np.maximum(params[0], 0.0), np.maximum(params[2], 0.0)
     w1, b1, w2, b2 = params
     return mean, scale, w1, b1, w2, b2
 
@@ -147,12 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scenes", type=int, default=800)
     parser.add_argument("--seed", type=int, default=FIT_SEED)
-    parser.add_argument("--hidden", type=int, default=16)
+    parser.add_argument("--hidden", type=int, default=24, help="reference model's hidden units")
+    parser.add_argument("--board-hidden", type=int, default=8,
+                        help="no-reference model's hidden units")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--save", metavar="FILE.npz", help="also save the features")
     parser.add_argument("--load", metavar="FILE.npz", help="fit on features saved earlier")
     parser.add_argument("--write", action="store_true",
-                        help=f"write the reference model to vision/{MODEL_FILE}")
+                        help=f"write the models to vision/{MODEL_FILE} and {BOARD_MODEL_FILE}")
     args = parser.parse_args(argv)
     if args.load:
         saved = np.load(args.load)
@@ -161,17 +178,17 @@ def main(argv: list[str] | None = None) -> int:
         with_ref, without, truth = collect(VisionConfig(), args.scenes, args.seed)
     if args.save:
         np.savez(args.save, with_ref=with_ref, without=without, truth=truth)
-    net = fit_reference_net(with_ref, truth, args.hidden, args.steps)
-    errors = int(((net.logit(with_ref) > 0) != truth).sum())
-    print(f"# reference model: training errors {errors} of {len(truth)} squares")
-    if args.write:
-        path = Path(__file__).with_name(MODEL_FILE)
-        path.write_text(json.dumps(net.to_json()) + "\n", encoding="utf-8")
-        print(f"# written to {path}")
-    w = fit_model_weights(without, truth)
-    errors = int(((without @ w > 0) != truth).sum())
-    print(f"# without a reference: training errors {errors} of {len(truth)} squares")
-    print("model_weights: tuple[float, ...] = (" + ", ".join(f"{v:.3f}" for v in w) + ")")
+    nets = (("reference", MODEL_FILE, fit_reference_net(with_ref, truth, args.hidden, args.steps),
+             with_ref),
+            ("no reference", BOARD_MODEL_FILE, fit_board_net(without, truth, args.board_hidden,
+                                                             args.steps), without))
+    for name, file_name, net, features in nets:
+        errors = int(((net.logit(features) > 0) != truth).sum())
+        print(f"# {name}: training errors {errors} of {len(truth)} squares")
+        if args.write:
+            path = Path(__file__).with_name(file_name)
+            path.write_text(json.dumps(net.to_json()) + "\n", encoding="utf-8")
+            print(f"# written to {path}")
     return 0
 
 

@@ -1,12 +1,19 @@
-"""The occupancy score of a square read against the empty-board reference.
+"""The occupancy score of a square: small networks over its features.
 
-A small network (one tanh layer) over the disc features of
-:func:`vision.squares.square_features`, plus the base-ring features added on
-top with weights that are never negative: the ring (a piece's contact shadow
-and outline) may only add evidence for a piece, because real sets often have
-narrower bases and fainter contact shadows than the synthetic pieces the
-network is fitted on (``python -m vision.fit``). The fitted model ships as
-``occupancy_reference.json`` beside this module.
+Both read the features of :func:`vision.squares.square_features` and are
+fitted on synthetic scenes by ``python -m vision.fit``; both ship beside this
+module.
+
+- Against the empty-board reference (``occupancy_reference.json``): one tanh
+  layer over the disc features, plus the base-ring features on top with
+  weights never below 0. The ring (a piece's contact shadow and outline) may
+  only add evidence for a piece: real sets often have narrower bases and
+  fainter contact shadows than the synthetic pieces.
+- Without a reference (``occupancy_board.json``, the board itself is the
+  baseline): a monotone network, every weight of both layers at least 0, so
+  more evidence of a piece never lowers the score. A free fit learned that
+  sharp edges or very dark pixels argue against a piece (synthetic pictures
+  are soft) and missed real pieces that are photographed sharply.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ LOGGER = logging.getLogger(__name__)
 
 FloatArray = npt.NDArray[np.float32]
 MODEL_FILE = "occupancy_reference.json"
+BOARD_MODEL_FILE = "occupancy_board.json"
 
 
 class OccupancyModelError(ValueError):
@@ -47,6 +55,7 @@ class OccupancyNet:
     b2: float
     extra: tuple[int, ...]
     extra_w: FloatArray  # (len(extra),), each >= 0
+    monotone: bool = False  # w1 and w2 at least 0: the score never falls as a feature rises
 
     def __post_init__(self) -> None:
         n, hidden = len(self.inputs), len(self.b1)
@@ -58,6 +67,8 @@ class OccupancyNet:
                 raise OccupancyModelError(f"{name} has shape {shape}, expected {want}")
         if (self.extra_w < 0).any():
             raise OccupancyModelError("the base-ring weights must not be negative")
+        if self.monotone and ((self.w1 < 0).any() or (self.w2 < 0).any()):
+            raise OccupancyModelError("a monotone model has a negative weight")
 
     def width(self) -> int:
         """The shortest feature vector this model can read."""
@@ -76,7 +87,7 @@ class OccupancyNet:
         return {"inputs": list(self.inputs), "mean": r(self.mean), "scale": r(self.scale),
                 "w1": r(self.w1), "b1": r(self.b1), "w2": r(self.w2),
                 "b2": round(float(self.b2), 5), "extra": list(self.extra),
-                "extra_w": r(self.extra_w)}
+                "extra_w": r(self.extra_w), "monotone": self.monotone}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OccupancyNet:
@@ -85,7 +96,8 @@ class OccupancyNet:
                 return np.asarray(data[name], np.float32)
             return cls(tuple(int(i) for i in data["inputs"]), a("mean"), a("scale"), a("w1"),
                        a("b1"), a("w2"), float(data["b2"]),
-                       tuple(int(i) for i in data["extra"]), a("extra_w"))
+                       tuple(int(i) for i in data["extra"]), a("extra_w"),
+                       bool(data.get("monotone", False)))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, OccupancyModelError):
                 raise
@@ -93,7 +105,17 @@ class OccupancyNet:
 
 
 @functools.cache
-def reference_model() -> OccupancyNet:
-    """The shipped model for reading against an empty-board reference (loaded once)."""
-    text = resources.files("vision").joinpath(MODEL_FILE).read_text(encoding="utf-8")
+def load_model(name: str) -> OccupancyNet:
+    """A shipped model by file name (loaded once)."""
+    text = resources.files("vision").joinpath(name).read_text(encoding="utf-8")
     return OccupancyNet.from_json(json.loads(text))
+
+
+def reference_model() -> OccupancyNet:
+    """The model for reading against an empty-board reference."""
+    return load_model(MODEL_FILE)
+
+
+def board_model() -> OccupancyNet:
+    """The model for reading without a reference (monotone)."""
+    return load_model(BOARD_MODEL_FILE)

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
-from vision.occupancy import reference_model
+from vision.occupancy import board_model, reference_model
 
 LOGGER = logging.getLogger(__name__)
 
@@ -335,16 +335,13 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
     ``reference`` is an empty-board warp (or one measured by prepare_reference).
 
-    Occupancy is scored from :func:`square_features`: against a reference by
-    the small network of :mod:`vision.occupancy`, without one by the logistic
-    weights in the config. ``occupancy`` in the reading is that score's logit
-    (> 0: occupied).
+    Occupancy is scored from :func:`square_features` by the small networks of
+    :mod:`vision.occupancy` (one for reading against a reference, one
+    without). ``occupancy`` in the reading is that score's logit (> 0: occupied).
     """
     evidence = gather_evidence(config, sampler, warped, reference)
-    if reference is not None:
-        logit = reference_model().logit(evidence.features)
-    else:
-        logit = evidence.features @ np.array(config.model_weights, np.float32)
+    model = reference_model() if reference is not None else board_model()
+    logit = model.logit(evidence.features)
     occupied = explain_leans(config, sampler, logit)
     labels = _colours(config, evidence, occupied)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))

@@ -30,13 +30,13 @@ def corners_arg(photo) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_classify_prints_the_grid_rank_8_first(capsys) -> None:  # type: ignore[no-untyped-def]
-    photo = next(p for p in PHOTOS if p.path.name == "chessBoard012.jpg")
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard003.jpg")
     assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo)]) == 0
     assert capsys.readouterr().out.splitlines() == list(photo.grid)
 
 
 def test_classify_json_gives_the_grid_as_8_strings(capsys) -> None:  # type: ignore[no-untyped-def]
-    photo = next(p for p in PHOTOS if p.path.name == "chessBoard012.jpg")
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard003.jpg")
     assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo),
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

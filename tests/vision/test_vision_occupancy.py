@@ -1,4 +1,4 @@
-"""The occupancy network: the shipped model, its file format, and the trainer."""
+"""The occupancy networks: the shipped models, their file format, and the trainer."""
 
 from __future__ import annotations
 
@@ -7,32 +7,54 @@ import json
 import numpy as np
 import pytest
 
-from vision.fit import fit_reference_net, train_tanh_net
-from vision.occupancy import OccupancyModelError, OccupancyNet, reference_model
+from vision.fit import fit_board_net, fit_reference_net, train_tanh_net
+from vision.occupancy import (
+    OccupancyModelError,
+    OccupancyNet,
+    board_model,
+    reference_model,
+)
 from vision.squares import FEATURES
 
+# Without a reference the features relative to the board follow the raw ones.
+BOARD_FEATURES = 2 * FEATURES - 1
+MODELS = [(reference_model, FEATURES), (board_model, BOARD_FEATURES)]
 
-def test_the_shipped_model_reads_the_square_features() -> None:
-    net = reference_model()
-    assert net.width() <= FEATURES
+
+@pytest.mark.parametrize(("model", "width"), MODELS, ids=["reference", "board"])
+def test_the_shipped_models_read_the_square_features(model, width) -> None:  # type: ignore[no-untyped-def]
+    net = model()
+    assert net.width() <= width
     assert (net.extra_w >= 0).all()
-    logits = net.logit(np.zeros((3, FEATURES), np.float32))
+    logits = net.logit(np.zeros((3, width), np.float32))
     assert logits.shape == (3,) and np.isfinite(logits).all()
 
 
 def test_the_base_ring_only_adds_evidence_for_a_piece() -> None:
     net = reference_model()
-    rng = np.random.default_rng(3)
-    features = rng.random((200, FEATURES)).astype(np.float32)
+    features = np.random.default_rng(3).random((200, FEATURES)).astype(np.float32)
     more_ring = features.copy()
     more_ring[:, list(net.extra)] += 0.5
     assert (net.logit(more_ring) >= net.logit(features) - 1e-5).all()
 
 
-def test_a_model_survives_its_json_form() -> None:
-    net = reference_model()
+def test_without_a_reference_more_evidence_never_lowers_the_score() -> None:
+    net = board_model()
+    assert net.monotone
+    rng = np.random.default_rng(7)
+    features = rng.random((300, BOARD_FEATURES)).astype(np.float32)
+    for column in net.inputs:
+        more = features.copy()
+        more[:, column] += rng.random(300).astype(np.float32)
+        assert (net.logit(more) >= net.logit(features) - 1e-5).all(), column
+
+
+@pytest.mark.parametrize(("model", "width"), MODELS, ids=["reference", "board"])
+def test_a_model_survives_its_json_form(model, width) -> None:  # type: ignore[no-untyped-def]
+    net = model()
     again = OccupancyNet.from_json(json.loads(json.dumps(net.to_json())))
-    features = np.random.default_rng(4).random((50, FEATURES)).astype(np.float32)
+    assert again.monotone == net.monotone
+    features = np.random.default_rng(4).random((50, width)).astype(np.float32)
     assert np.allclose(again.logit(features), net.logit(features), atol=1e-3)
 
 
@@ -49,14 +71,31 @@ def test_a_broken_model_file_is_named_as_such(change) -> None:  # type: ignore[n
         OccupancyNet.from_json(data)
 
 
+def test_a_monotone_model_with_a_negative_weight_is_refused() -> None:
+    data = board_model().to_json()
+    data["w2"][0] = -0.5
+    with pytest.raises(OccupancyModelError, match="monotone"):
+        OccupancyNet.from_json(data)
+
+
 def test_the_trainer_learns_a_boundary_no_line_can_draw() -> None:
-    # Occupied inside a ring of radius 1: a linear score gets about half of it wrong.
+    # Occupied inside a circle: a linear score gets much of it wrong.
     rng = np.random.default_rng(5)
     x = rng.uniform(-2, 2, (3000, 2)).astype(np.float32)
     truth = np.hypot(x[:, 0], x[:, 1]) < 1.2
     mean, scale, w1, b1, w2, b2 = train_tanh_net(x, truth, hidden=8, steps=1500, rate=0.05)
     logit = np.tanh(((x - mean) / scale) @ w1 + b1) @ w2 + b2[0]
     assert ((logit > 0) != truth).mean() < 0.03
+
+
+def test_the_monotone_trainer_keeps_every_weight_at_least_zero() -> None:
+    # Occupied when both kinds of evidence are there (an AND: not linear, but monotone).
+    rng = np.random.default_rng(8)
+    x = rng.random((3000, BOARD_FEATURES)).astype(np.float32)
+    truth = (x[:, 0] > 0.5) & (x[:, 7] > 0.5)
+    net = fit_board_net(x, truth, hidden=4, steps=800)
+    assert net.monotone and (net.w1 >= 0).all() and (net.w2 >= 0).all()
+    assert ((net.logit(x) > 0) != truth).mean() < 0.05
 
 
 def test_fitting_keeps_the_ring_weights_non_negative() -> None:
