@@ -27,13 +27,25 @@ LOGGER = logging.getLogger(__name__)
 FIT_SEED = 900_000  # the accuracy benchmark uses seeds from 0
 
 
-def collect(config: VisionConfig, scenes: int, seed: int = FIT_SEED
+def matched_scene(index: int, share: float) -> bool:
+    """Whether scene ``index`` of a fit has matched colours: ``share`` of them, spread evenly."""
+    return int((index + 1) * share) > int(index * share)
+
+
+def collect(config: VisionConfig, scenes: int, seed: int = FIT_SEED, matched_share: float = 0.0
             ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-    """Features (with reference, without) and truth for every square of ``scenes`` scenes."""
+    """Features (with reference, without) and truth for every square of ``scenes`` scenes.
+
+    ``matched_share`` of the scenes draw their pieces in the squares' own colours
+    (see :func:`vision.synthetic.random_scene`).
+    """
     rng = np.random.default_rng(seed)
-    with_ref, without, truth = [], [], []
+    with_ref: list[npt.NDArray[np.float32]] = []
+    without: list[npt.NDArray[np.float32]] = []
+    truth: list[bool] = []
     for index in range(scenes):
-        scene = synthetic.random_scene(rng)
+        scene = synthetic.random_scene(
+            rng, matched_colours=matched_scene(index, matched_share))
         image = synthetic.render(scene, seed + index)
         empty = synthetic.render(scene.with_pieces({}), seed + index + 1_000_000)
         geometry = scene.geometry()
@@ -162,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scenes", type=int, default=800)
     parser.add_argument("--seed", type=int, default=FIT_SEED)
+    parser.add_argument("--matched-share", type=float, default=0.0,
+                        help="share of scenes whose pieces take the squares' colours "
+                             "(dark on dark, light on light; default 0)")
     parser.add_argument("--hidden", type=int, default=24, help="reference model's hidden units")
     parser.add_argument("--board-hidden", type=int, default=8,
                         help="no-reference model's hidden units")
@@ -175,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         saved = np.load(args.load)
         with_ref, without, truth = saved["with_ref"], saved["without"], saved["truth"]
     else:
-        with_ref, without, truth = collect(VisionConfig(), args.scenes, args.seed)
+        with_ref, without, truth = collect(VisionConfig(), args.scenes, args.seed,
+                                           args.matched_share)
     if args.save:
         np.savez(args.save, with_ref=with_ref, without=without, truth=truth)
     nets = (("reference", MODEL_FILE, fit_reference_net(with_ref, truth, args.hidden, args.steps),

@@ -204,8 +204,15 @@ def random_hand(rng: np.random.Generator, square_mm: float) -> Hand:
 
 def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
                  hand: bool = False, markers: bool | None = None,
-                 size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0) -> Scene:
-    """A random scene; ``fraction`` of squares occupied (random when None)."""
+                 size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0,
+                 matched_colours: bool = False) -> Scene:
+    """A random scene; ``fraction`` of squares occupied (random when None).
+
+    ``matched_colours`` draws the black pieces from the dark squares' colours
+    and the white ones from the light squares' (dark wood on walnut, boxwood on
+    maple), the hardest case for a reader; it draws more random numbers after
+    all the others, so the scenes without it are unchanged.
+    """
     square_mm = rng.uniform(40, 57)
     scheme = list(SCHEMES)[int(rng.integers(len(SCHEMES)))]
     elevation = math.radians(rng.uniform(35, 75))
@@ -219,7 +226,7 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
         "blue": (int(rng.integers(170, 235)), int(rng.integers(70, 130)), int(rng.integers(0, 50))),
     }
     with_markers = bool(rng.random() < 0.5) if markers is None else markers
-    return Scene(
+    scene = Scene(
         camera=random_camera(rng, square_mm, size, max_tilt_deg,
                              1.25 if with_markers else 0.6),
         scheme=scheme,
@@ -237,6 +244,16 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
         hand=random_hand(rng, square_mm) if hand else None,
         shadow_strength=rng.uniform(0.25, 0.55),
     )
+    if not matched_colours:
+        return scene
+    light_sq, dark_sq, _ = SCHEMES[scheme]
+
+    def near(colour: BGR, low: float, high: float) -> BGR:
+        scale = rng.uniform(low, high) * rng.uniform(0.92, 1.08, 3)
+        return tuple(int(v) for v in np.clip(np.array(colour) * scale, 0, 255))  # type: ignore[return-value]
+
+    colours = {**piece_colors, "black": near(dark_sq, 0.5, 0.95), "white": near(light_sq, 0.9, 1.1)}
+    return dataclasses.replace(scene, piece_colors=colours)
 
 
 # Rendering ------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
 import pytest
 
-from vision.fit import fit_board_net, fit_reference_net, train_tanh_net
+from vision import synthetic
+from vision.fit import fit_board_net, fit_reference_net, matched_scene, train_tanh_net
 from vision.occupancy import (
     OccupancyModelError,
     OccupancyNet,
@@ -109,3 +111,20 @@ def test_fitting_keeps_the_ring_weights_non_negative() -> None:
     net = fit_reference_net(features, truth, hidden=4, steps=400)
     assert 20 not in net.extra and (net.extra_w >= 0).all()
     assert ((net.logit(features) > 0) != truth).mean() < 0.05
+
+
+def test_matched_colour_scenes_differ_only_in_the_pieces_colours() -> None:
+    plain = synthetic.random_scene(np.random.default_rng(11))
+    matched = synthetic.random_scene(np.random.default_rng(11), matched_colours=True)
+    assert dataclasses.replace(matched, piece_colors=plain.piece_colors) == plain
+    light, dark, _ = synthetic.SCHEMES[plain.scheme]
+    # Black pieces in the dark squares' colours, white ones in the light squares'.
+    assert np.abs(np.array(matched.piece_colors["black"]) / np.array(dark) - 0.72).max() < 0.35
+    assert np.abs(np.array(matched.piece_colors["white"]) / np.array(light) - 1.0).max() < 0.2
+
+
+@pytest.mark.parametrize("share", [0.0, 0.25, 0.5, 1.0])
+def test_a_fit_spreads_its_matched_scenes_evenly(share: float) -> None:
+    picked = [matched_scene(i, share) for i in range(40)]
+    assert sum(picked) == round(40 * share)
+    assert sum(picked[:20]) == round(20 * share)
