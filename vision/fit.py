@@ -10,6 +10,7 @@ shipped ``occupancy_reference.json`` and ``occupancy_board.json``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -91,12 +92,17 @@ def fit_board_net(without: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_]
                   hidden: int = 8, steps: int = 2500, seed: int = 0) -> OccupancyNet:
     """The monotone occupancy network for reading without a reference."""
     inputs = board_inputs(without.shape[1])
-    mean, scale, w1, b1, w2, b2 = train_tanh_net(without[:, inputs], truth, hidden, steps,
-                                                 l2=1e-5, seed=seed, monotone=True)
-    f32 = np.float32
-    return OccupancyNet(inputs, mean.astype(f32), scale.astype(f32), w1.astype(f32),
-                        b1.astype(f32), w2.astype(f32), float(b2[0]), (), np.zeros(0, f32),
-                        monotone=True)
+    trained = train_tanh_net(without[:, inputs], truth, hidden, steps, l2=1e-5, seed=seed,
+                             monotone=True)
+    return _net(inputs, trained, monotone=True)
+
+
+def _net(inputs: tuple[int, ...], trained: tuple[npt.NDArray[np.float64], ...],
+         *, monotone: bool = False) -> OccupancyNet:
+    """An OccupancyNet (no extra features yet) from train_tanh_net's output."""
+    mean, scale, w1, b1, w2, b2 = (a.astype(np.float32) for a in trained)
+    return OccupancyNet(inputs, mean, scale, w1, b1, w2, float(b2[0]), (),
+                        np.zeros(0, np.float32), monotone=monotone)
 
 
 def train_tanh_net(x: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_], hidden: int = 16,
@@ -141,7 +147,7 @@ def train_tanh_net(x: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_], hid
 
 
 def fit_reference_net(with_ref: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_],
-                      hidden: int = 16, steps: int = 3000, seed: int = 0) -> OccupancyNet:
+                      hidden: int = 24, steps: int = 3000, seed: int = 0) -> OccupancyNet:
     """The occupancy network for reading against an empty-board reference.
 
     The network reads the disc features alone. The base-ring features are then
@@ -150,11 +156,7 @@ def fit_reference_net(with_ref: npt.NDArray[np.float32], truth: npt.NDArray[np.b
     real piece without such a ring must score no lower than on the disc alone.
     """
     inputs = tuple(range(RING.start))
-    mean, scale, w1, b1, w2, b2 = train_tanh_net(with_ref[:, inputs], truth, hidden, steps,
-                                                 seed=seed)
-    bare = OccupancyNet(inputs, mean.astype(np.float32), scale.astype(np.float32),
-                        w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32),
-                        float(b2[0]), (), np.zeros(0, np.float32))
+    bare = _net(inputs, train_tanh_net(with_ref[:, inputs], truth, hidden, steps, seed=seed))
     score = bare.logit(with_ref)
     use = list(range(RING.start, RING.stop))
     factor, ring_w = 1.0, np.zeros(0)
@@ -165,9 +167,9 @@ def fit_reference_net(with_ref: npt.NDArray[np.float32], truth: npt.NDArray[np.b
             factor, ring_w = float(w[0]), w[1:]
             break
         use = [c for c, weight in zip(use, w[1:], strict=True) if weight > 0]
-    return OccupancyNet(inputs, bare.mean, bare.scale, bare.w1,
-                        bare.b1, (bare.w2 * factor).astype(np.float32), bare.b2 * factor,
-                        tuple(use), np.asarray(ring_w, np.float32))
+    return dataclasses.replace(bare, w2=(bare.w2 * factor).astype(np.float32),
+                               b2=bare.b2 * factor, extra=tuple(use),
+                               extra_w=np.asarray(ring_w, np.float32))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -98,9 +98,9 @@ class OccupancyNet:
                        a("b1"), a("w2"), float(data["b2"]),
                        tuple(int(i) for i in data["extra"]), a("extra_w"),
                        bool(data.get("monotone", False)))
+        except OccupancyModelError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, OccupancyModelError):
-                raise
             raise OccupancyModelError(f"bad occupancy model: {exc!r}") from exc
 
 

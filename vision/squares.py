@@ -431,6 +431,9 @@ def white_thresholds(config: VisionConfig, lightness: FloatArray,
     return out
 
 
+LIGHTNESS_FLOOR = 0.1  # piece lightness below this is black alike (and logs stay finite)
+
+
 def two_groups(values: FloatArray) -> tuple[float, float] | None:
     """Otsu's split of positive ``values`` into a low and a high group, on their
     logarithms (lightness is reflectance times light, so groups differ by
@@ -457,9 +460,6 @@ def two_groups(values: FloatArray) -> tuple[float, float] | None:
     gap = ordered[at + 1] - ordered[at]
     separation = float(gap + 0.5 * (hi - lo))
     return float(np.exp((ordered[at] + ordered[at + 1]) / 2)), separation
-
-
-LIGHTNESS_FLOOR = 0.1  # piece lightness below this is black alike (and logs stay finite)
 
 
 def piece_lightness(config: VisionConfig, evidence: Evidence) -> FloatArray:

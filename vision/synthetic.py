@@ -250,7 +250,8 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
 
     def near(colour: BGR, low: float, high: float) -> BGR:
         scale = rng.uniform(low, high) * rng.uniform(0.92, 1.08, 3)
-        return tuple(int(v) for v in np.clip(np.array(colour) * scale, 0, 255))  # type: ignore[return-value]
+        b, g, r = (int(v) for v in np.clip(np.array(colour) * scale, 0, 255))
+        return b, g, r
 
     colours = {**piece_colors, "black": near(dark_sq, 0.5, 0.95), "white": near(light_sq, 0.9, 1.1)}
     return dataclasses.replace(scene, piece_colors=colours)
