@@ -51,6 +51,7 @@ class SquareSampler:
 
     disc: IntArray  # (64, n) the sample disc of every square
     far: npt.NDArray[np.bool_]  # (64, n) which disc pixels lie on the side away from the camera
+    halves: FloatArray  # (64, n, 2) far and near pixels of each disc, over each half's size
     ring: IntArray  # (64, m) the border band of every square
     base: IntArray  # (64, k) a ring around the square centre where a piece's base edge is
     quarters: FloatArray  # (k, 4) base ring pixel in quarter q, over the quarter's size
@@ -126,7 +127,10 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             centres.append((cx, cy))
             leans.append(np.array([cx - cam_x, cy - cam_y]) / max(cam_h - 1.0, 0.5))
             light.append((row + col) % 2 == 0)
-    return SquareSampler(np.stack(discs), np.stack(fars), np.stack(rings), np.stack(bases),
+    far = np.stack(fars)
+    halves = np.stack([far, ~far], axis=2).astype(np.float32)
+    halves /= np.maximum(halves.sum(axis=1, keepdims=True), 1.0)
+    return SquareSampler(np.stack(discs), far, halves, np.stack(rings), np.stack(bases),
                          quarters,
                          np.array(centres, np.float32), np.array(light),
                          np.array(leans, np.float32), origin, crop)
@@ -141,16 +145,31 @@ def to_lab(warped: Image) -> FloatArray:
 def _robust_plane(points: FloatArray, values: FloatArray) -> FloatArray:
     """Fit values (n, 3) ~ a + b x + c y robustly; returns (3 coefficients, 3 channels)."""
     design = np.column_stack([np.ones(len(points)), points]).astype(np.float64)
+    target = values.astype(np.float64)
     keep = np.ones(len(points), bool)
-    coef = np.zeros((3, 3))
+    coef: npt.NDArray[np.floating] = np.zeros((3, 3))
     for _ in range(3):
         if keep.sum() < 4:
             break
-        coef, *_ = np.linalg.lstsq(design[keep], values[keep].astype(np.float64), rcond=None)
-        resid = np.linalg.norm(values - design @ coef, axis=1)
+        # The least-squares plane through the kept points (normal equations, 3x3).
+        used = design[keep]
+        coef = np.linalg.solve(used.T @ used, used.T @ target[keep])
+        resid = np.sqrt(np.square(target - design @ coef).sum(axis=1))
         scale = max(float(np.median(resid[keep])) * 2.5, 3.0)
         keep = resid <= scale
     return coef.astype(np.float32)
+
+
+def row_medians(values: FloatArray) -> FloatArray:
+    """The median along the last axis (as np.median, without its overhead)."""
+    n = values.shape[-1]
+    half = n // 2
+    if n % 2:
+        return np.asarray(np.partition(values, half, axis=-1)[..., half], np.float32)
+    # One partition: the lower middle value is the largest of the lower half.
+    part = np.partition(values, half, axis=-1)
+    lower = np.ascontiguousarray(part[..., :half]).max(axis=-1)  # (a strided max is slow)
+    return np.asarray((lower + part[..., half]) * np.float32(0.5), np.float32)
 
 
 def square_models(config: VisionConfig, sampler: SquareSampler,
@@ -159,7 +178,8 @@ def square_models(config: VisionConfig, sampler: SquareSampler,
 
     Fitted to the square borders of this frame, so it follows uneven light.
     """
-    ring_medians = np.median(lab[sampler.ring], axis=1)
+    channels = np.ascontiguousarray(lab.T)  # (3, pixels): each channel gathered on its own
+    ring_medians = row_medians(channels[:, sampler.ring]).T
     design = np.column_stack([np.ones(64), sampler.centres])
     light = _robust_plane(sampler.centres[sampler.light], ring_medians[sampler.light])
     dark = _robust_plane(sampler.centres[~sampler.light], ring_medians[~sampler.light])
@@ -194,28 +214,28 @@ def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatA
     exp_l = np.maximum(expected[..., 0], 5.0)
     ratio = pixels[..., 0] / exp_l
     in_shadow = (ratio >= config.dark_ratio) & (ratio <= config.shadow_ratio)
-    shade = np.where(in_shadow, ratio, 1.0)[..., None]
-    diff = pixels - expected * shade
-    scaled = np.sqrt(np.sum(diff * diff, axis=-1))
-    raw = pixels - expected
-    raw_d = np.sqrt(np.sum(raw * raw, axis=-1))
+    shade = np.where(in_shadow, ratio, np.float32(1.0))
+    raw_d2 = np.zeros(ratio.shape, np.float32)
+    scaled2 = np.zeros(ratio.shape, np.float32)
+    for channel in range(3):
+        want = expected[..., channel]
+        got = pixels[..., channel]
+        raw_d2 += np.square(got - want)
+        scaled2 += np.square(got - want * shade)
     tests = np.stack([
-        scaled > 6.0, scaled > 12.0, scaled > 24.0, raw_d > 10.0,
+        scaled2 > 36.0, scaled2 > 144.0, scaled2 > 576.0, raw_d2 > 100.0,
         ratio < config.dark_ratio, ratio > 1.08, ratio < 0.92,
         edges > 8.0, edges > 16.0, edges > 30.0,
-    ]).astype(np.float32)  # (T, 64, n)
-    far = sampler.far.astype(np.float32)
-    far_n = np.maximum(far.sum(axis=1), 1.0)
-    near_n = np.maximum((1 - far).sum(axis=1), 1.0)
-    far_frac = (tests * far).sum(axis=2) / far_n
-    near_frac = (tests * (1 - far)).sum(axis=2) / near_n
-    lo = np.minimum(far_frac, near_frac).T
-    hi = np.maximum(far_frac, near_frac).T
-    b_diff = base - base_expected
-    ring_tests = np.stack([np.sum(b_diff * b_diff, axis=-1) > 144.0, base_edges > 16.0]
-                          ).astype(np.float32)  # (2, 64, k)
-    quarters = ring_tests @ sampler.quarters  # (2, 64, 4): the fraction in each quarter
-    ring = quarters.min(axis=2).T
+    ], axis=1).astype(np.float32)  # (64, T, n)
+    fractions = tests @ sampler.halves  # (64, T, 2): the fraction in the far and near half
+    lo = fractions.min(axis=2)
+    hi = fractions.max(axis=2)
+    b_diff2 = np.zeros(base_edges.shape, np.float32)
+    for channel in range(3):
+        b_diff2 += np.square(base[..., channel] - base_expected[..., channel])
+    ring_tests = np.stack([b_diff2 > 144.0, base_edges > 16.0], axis=1
+                          ).astype(np.float32)  # (64, 2, k)
+    ring = (ring_tests @ sampler.quarters).min(axis=2)  # the least of the four quarters
     return np.asarray(np.concatenate([lo, hi, ring, np.ones((64, 1), np.float32)], axis=1),
                       np.float32)
 
@@ -227,7 +247,7 @@ def _less_texture(sampler: SquareSampler, edges: FloatArray) -> FloatArray:
     of their median edge strength: an empty square's, unless three quarters
     of that colour's squares are occupied.
     """
-    typical = np.median(edges, axis=1)
+    typical = row_medians(edges)
     out = np.empty_like(edges)
     for light in (True, False):
         mask = sampler.light == light
@@ -249,14 +269,18 @@ def _relative(sampler: SquareSampler, features: FloatArray) -> FloatArray:
     return np.asarray(np.concatenate([features, excess[:, :-1]], axis=1), np.float32)
 
 
+MODE_BINS, MODE_RANGE = 150, (0.4, 1.9)
+
+
 def _mode_ratio(now: FloatArray, before: FloatArray) -> float:
     """The most common lightness ratio now/before: the change of light on the bare
     board, even when pieces cover most of it."""
-    ratio = (now / np.maximum(before, 5.0)).ravel()
-    counts, edges = np.histogram(ratio, bins=150, range=(0.4, 1.9))
+    ratio = np.ascontiguousarray(now / np.maximum(before, 5.0), np.float32).reshape(-1, 1)
+    counts = cv2.calcHist([ratio], [0], None, [MODE_BINS], list(MODE_RANGE)).ravel()
     smooth = np.convolve(counts, np.ones(5), mode="same")
     best = int(np.argmax(smooth))
-    return float((edges[best] + edges[best + 1]) / 2)
+    width = (MODE_RANGE[1] - MODE_RANGE[0]) / MODE_BINS
+    return float(MODE_RANGE[0] + (best + 0.5) * width)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -275,7 +299,7 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
     board = sampler.cut(warped)
     lab = to_lab(board)
     edges = _edges(config, lab, board.shape)
-    return Reference(lab[sampler.ring][..., 0], lab[sampler.disc], edges[sampler.disc],
+    return Reference(lab[:, 0][sampler.ring], lab[sampler.disc], edges[sampler.disc],
                      lab[sampler.base], edges[sampler.base])
 
 
@@ -292,7 +316,7 @@ def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
         own = np.where(sampler.light[:, None], light_model, dark_model)[:, None, :]
         return own, edges, own, base_edges
     # Correct a global change of light between the reference and now.
-    gain = _mode_ratio(lab[sampler.ring][..., 0], reference.ring_l)
+    gain = _mode_ratio(lab[:, 0][sampler.ring], reference.ring_l)
     scale = np.array([gain, 1.0, 1.0], np.float32)
     return (reference.disc * scale, np.maximum(edges - reference.edges, 0.0),
             reference.base * scale, np.maximum(base_edges - reference.base_edges, 0.0))
@@ -379,19 +403,21 @@ def _colours(config: VisionConfig, evidence: Evidence,
              occupied: npt.NDArray[np.bool_]) -> list[str]:
     """Colour of the occupied squares: blue by hue, then white or black by
     :func:`piece_lightness`, split between the two groups (:func:`white_thresholds`)."""
-    pixels = evidence.pixels
     labels = [EMPTY] * 64
+    which = np.flatnonzero(occupied)
+    if not len(which):
+        return labels
+    pixels = evidence.pixels[which]
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
     hue = np.degrees(np.arctan2(pixels[..., 2], pixels[..., 1])) % 360
     lo, hi = config.blue_hue_range
     blue_px = ((chroma > config.blue_min_chroma) & (hue >= lo) & (hue <= hi)
                & (pixels[..., 0] > config.blue_min_lightness))
-    blue = blue_px.mean(axis=1) > config.blue_fraction
-    lightness = piece_lightness(config, evidence)
+    blue = np.zeros(64, bool)
+    blue[which] = blue_px.mean(axis=1) > config.blue_fraction
+    lightness = piece_lightness(config, evidence, which)
     threshold = white_thresholds(config, lightness, occupied & ~blue, evidence.light_squares)
-    for i in range(64):
-        if not occupied[i]:
-            continue
+    for i in which:
         if blue[i]:
             labels[i] = BLUE
         else:
@@ -462,14 +488,23 @@ def two_groups(values: FloatArray) -> tuple[float, float] | None:
     return float(np.exp((ordered[at] + ordered[at + 1]) / 2)), separation
 
 
-def piece_lightness(config: VisionConfig, evidence: Evidence) -> FloatArray:
+def piece_lightness(config: VisionConfig, evidence: Evidence,
+                    which: IntArray | None = None) -> FloatArray:
     """Per square: the lightness of the pixels least like the empty board there,
     relative to the light squares nearby (a black piece's are dark even on a
-    light square, a white piece's light even on a dark one)."""
-    pixels = evidence.pixels
-    distance = np.linalg.norm(pixels - evidence.expected, axis=-1)
+    light square, a white piece's light even on a dark one).
+
+    Only the squares ``which`` (default all) are measured; the others are 0.
+    """
+    which = np.arange(64) if which is None else which
+    pixels = evidence.pixels[which]
+    expected = evidence.expected[which]
+    distance = np.zeros(pixels.shape[:2], np.float32)
+    for channel in range(3):
+        distance += np.square(pixels[..., channel] - expected[..., channel])
     count = max(1, int(pixels.shape[1] * config.colour_fraction))
-    index = np.argsort(-distance, axis=1)[:, :count]
+    index = np.argpartition(-distance, count - 1, axis=1)[:, :count]
     chosen = np.take_along_axis(pixels[..., 0], index, axis=1)
-    return np.asarray(np.median(chosen, axis=1) / np.maximum(evidence.light_model[:, 0], 5.0),
-                      np.float32)
+    out = np.zeros(64, np.float32)
+    out[which] = row_medians(chosen) / np.maximum(evidence.light_model[which, 0], 5.0)
+    return out
