@@ -40,10 +40,6 @@ class VisionConfig:
     # be in a shadow: it is compared with the expectation darkened as much.
     dark_ratio: float = 0.5
     shadow_ratio: float = 0.82
-    # A weak square (logit below this) that a clearly stronger neighbour's piece,
-    # up to tall_piece_squares high, leans over is the neighbour's top.
-    lean_explain_logit: float = 3.5
-    tall_piece_squares: float = 1.8
     # Blue: chosen on the accuracy run's first 600 synthetic scenes (blue/not-blue
     # mistakes 11 -> 4 of about 15,000 pieces) and checked on 600 others (vision.fit's
     # seeds: 9 -> 3); no piece of the real photos is read blue.

@@ -366,37 +366,9 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     evidence = gather_evidence(config, sampler, warped, reference)
     model = reference_model() if reference is not None else board_model()
     logit = model.logit(evidence.features)
-    occupied = explain_leans(config, sampler, logit)
-    labels = _colours(config, evidence, occupied)
+    labels = _colours(config, evidence, np.asarray(logit > 0))
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))
-
-
-def explain_leans(config: VisionConfig, sampler: SquareSampler,
-                  logit: FloatArray) -> npt.NDArray[np.bool_]:
-    """Stage: occupied squares, less weak ones a tall neighbour leans over.
-
-    A square with weak evidence (logit below ``lean_explain_logit``) next to a
-    clearly occupied square whose piece, seen from this camera, leans towards
-    it far enough to cover its disc, is taken to be empty: what was seen there
-    is the neighbour's top.
-    """
-    occupied = np.asarray(logit > 0)
-    for square in np.flatnonzero(occupied & (logit < config.lean_explain_logit)):
-        for other in np.flatnonzero(occupied & (logit > logit[square] + config.lean_explain_logit)):
-            offset = sampler.centres[square] - sampler.centres[other]
-            distance = float(np.hypot(*offset))
-            if distance > 1.5:
-                continue
-            lean = sampler.lean[other] * config.tall_piece_squares
-            reach = float(np.hypot(*lean))
-            if reach < 1e-6:
-                continue
-            along = float(offset @ lean) / reach
-            if along >= 0.7 * distance and reach >= distance - config.sample_radius:
-                occupied[square] = False
-                break
-    return occupied
 
 
 def _colours(config: VisionConfig, evidence: Evidence,
