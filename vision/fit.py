@@ -77,6 +77,9 @@ def logistic(features: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_],
 
 RING = slice(20, 22)  # the base-ring features in square_features (before the constant)
 CONSTANT = 22
+# The reference network reads the disc features and squares.reference_features.
+REFERENCE_INPUTS = (*range(RING.start),
+                    *range(CONSTANT + 1, CONSTANT + 1 + squares.REFERENCE_FEATURES))
 
 
 def board_inputs(width: int) -> tuple[int, ...]:
@@ -150,12 +153,13 @@ def fit_reference_net(with_ref: npt.NDArray[np.float32], truth: npt.NDArray[np.b
                       hidden: int = 24, steps: int = 3000, seed: int = 0) -> OccupancyNet:
     """The occupancy network for reading against an empty-board reference.
 
-    The network reads the disc features alone. The base-ring features are then
+    The network reads the disc features and those only a reference gives
+    (:func:`vision.squares.reference_features`). The base-ring features are then
     added on top, as evidence for a piece only (weights at least 0): synthetic
     pieces have wider bases and darker contact rings than many real sets, so a
     real piece without such a ring must score no lower than on the disc alone.
     """
-    inputs = tuple(range(RING.start))
+    inputs = REFERENCE_INPUTS
     bare = _net(inputs, train_tanh_net(with_ref[:, inputs], truth, hidden, steps, seed=seed))
     score = bare.logit(with_ref)
     use = list(range(RING.start, RING.stop))

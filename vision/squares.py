@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -186,15 +187,42 @@ def square_models(config: VisionConfig, sampler: SquareSampler,
     return (design @ light).astype(np.float32), (design @ dark).astype(np.float32)
 
 
-def _edges(config: VisionConfig, lab: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+@dataclasses.dataclass(frozen=True, eq=False)
+class Gradients:
+    """Sobel derivatives of a warp's lightness and their magnitude, flattened."""
+
+    gx: FloatArray
+    gy: FloatArray
+    magnitude: FloatArray
+
+
+def gradients(lab: FloatArray, shape: tuple[int, ...]) -> Gradients:
+    """The lightness gradients of a warp (``lab`` flattened, ``shape`` the warp's)."""
     gray = np.ascontiguousarray(lab[:, 0].reshape(shape[:2]))
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    return np.asarray(np.sqrt(gx * gx + gy * gy).reshape(-1), np.float32)
+    magnitude = np.sqrt(gx * gx + gy * gy)
+
+    def flat(a: npt.NDArray[Any]) -> FloatArray:
+        return np.asarray(a.reshape(-1), np.float32)
+    return Gradients(flat(gx), flat(gy), flat(magnitude))
+
+
+def isotropic_edges(sampler: SquareSampler, grads: Gradients) -> FloatArray:
+    """Per square and disc half (64, 2): the smaller eigenvalue of the gradient
+    structure tensor. A piece's round outline and highlights have gradients in
+    every direction; wood grain, print and a straight shadow edge mostly in one."""
+    x, y = grads.gx[sampler.disc], grads.gy[sampler.disc]
+    tensor = np.stack([x * x, y * y, x * y], axis=1) @ sampler.halves  # (64, 3, 2)
+    jxx, jyy, jxy = tensor[:, 0], tensor[:, 1], tensor[:, 2]
+    return np.asarray(0.5 * (jxx + jyy - np.sqrt(np.square(jxx - jyy) + 4 * jxy * jxy)),
+                      np.float32)
 
 
 FEATURES = 23  # length of a square's feature vector (see square_features)
-# Without a reference, gather_evidence appends 20 features relative to the board.
+# Without a reference, gather_evidence appends 22 features relative to the board;
+# with one, the REFERENCE_FEATURES of reference_features.
+REFERENCE_FEATURES = 14
 
 
 def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
@@ -292,24 +320,33 @@ class Reference:
     edges: FloatArray  # (64, n) edge strength on the sample discs
     base: FloatArray  # (64, k, 3) Lab on the base rings
     base_edges: FloatArray  # (64, k) edge strength on the base rings
+    texture: FloatArray  # (64, n) lightness on the sample discs less each disc's mean
+    texture_energy: FloatArray  # (64,) the sum of texture's squares
+    texture_std: FloatArray  # (64,) texture's standard deviation
+    isotropic: FloatArray  # (64, 2) isotropic_edges of the empty board
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
     """Measure an empty-board warp once, for every later frame."""
     board = sampler.cut(warped)
     lab = to_lab(board)
-    edges = _edges(config, lab, board.shape)
-    return Reference(lab[:, 0][sampler.ring], lab[sampler.disc], edges[sampler.disc],
-                     lab[sampler.base], edges[sampler.base])
+    grads = gradients(lab, board.shape)
+    edges = grads.magnitude
+    disc = lab[sampler.disc]
+    texture = disc[..., 0] - disc[..., 0].mean(axis=1, keepdims=True)
+    return Reference(lab[:, 0][sampler.ring], disc, edges[sampler.disc],
+                     lab[sampler.base], edges[sampler.base], texture,
+                     np.square(texture).sum(axis=1), texture.std(axis=1),
+                     isotropic_edges(sampler, grads))
 
 
 def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
-                 shape: tuple[int, ...], reference: Reference | None,
+                 grads: Gradients, reference: Reference | None,
                  models: tuple[FloatArray, FloatArray]
                  ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """What the empty board looks like on each disc, and the edges not in it;
     the same on each base ring."""
-    all_edges = _edges(config, lab, shape)
+    all_edges = grads.magnitude
     edges, base_edges = all_edges[sampler.disc], all_edges[sampler.base]
     if reference is None:
         light_model, dark_model = models
@@ -320,6 +357,37 @@ def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
     scale = np.array([gain, 1.0, 1.0], np.float32)
     return (reference.disc * scale, np.maximum(edges - reference.edges, 0.0),
             reference.base * scale, np.maximum(base_edges - reference.base_edges, 0.0))
+
+
+def reference_features(sampler: SquareSampler, pixels: FloatArray, expected: FloatArray,
+                       reference: Reference, grads: Gradients) -> FloatArray:
+    """Evidence only an empty-board reference gives (64, REFERENCE_FEATURES).
+
+    - The fractions (min and max over the disc halves, as in square_features)
+      of pixels whose colour (Lab a, b) moved from the empty board's by more
+      than 4, 8 and 16, whose lightness fell below 0.35 of it, or rose above
+      1.25 of it. A shadow darkens the board but keeps its colour.
+    - How unlike the empty board's texture the disc's is (1 less their
+      correlation), and how much more varied its lightness is: a shadow keeps
+      the grain, a piece hides it.
+    - Isotropic edges (see isotropic_edges) beyond the empty board's, per half,
+      as min and max: a piece's round outline.
+    """
+    ab = np.sqrt(np.square(pixels[..., 1] - expected[..., 1])
+                 + np.square(pixels[..., 2] - expected[..., 2]))
+    ratio = pixels[..., 0] / np.maximum(expected[..., 0], 5.0)
+    tests = np.stack([ab > 4.0, ab > 8.0, ab > 16.0, ratio < 0.35, ratio > 1.25],
+                     axis=1).astype(np.float32)  # (64, T, n)
+    fractions = tests @ sampler.halves
+    texture = pixels[..., 0] - pixels[..., 0].mean(axis=1, keepdims=True)
+    correlation = (texture * reference.texture).sum(axis=1) / np.sqrt(
+        np.square(texture).sum(axis=1) * reference.texture_energy + 1e-3)
+    grain = np.log1p(np.maximum(texture.std(axis=1) - reference.texture_std, 0.0))
+    outline = np.log1p(np.maximum(isotropic_edges(sampler, grads) - reference.isotropic, 0.0)
+                       / 50.0)
+    return np.asarray(np.column_stack([
+        fractions.min(axis=2), fractions.max(axis=2), 1.0 - correlation, grain,
+        outline.min(axis=1), outline.max(axis=1)]), np.float32)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -343,13 +411,17 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     models = square_models(config, sampler, lab)
     if reference is not None and not isinstance(reference, Reference):
         reference = prepare_reference(config, sampler, reference)
+    grads = gradients(lab, board.shape)
     expected, edges, base_expected, base_edges = _expectation(
-        config, sampler, lab, board.shape, reference, models)
+        config, sampler, lab, grads, reference, models)
     features = square_features(config, sampler, pixels, expected,
                                _less_texture(sampler, edges), lab[sampler.base],
                                base_expected, _less_texture(sampler, base_edges))
     if reference is None:
         features = _relative(sampler, features)
+    else:
+        features = np.concatenate(
+            [features, reference_features(sampler, pixels, expected, reference, grads)], axis=1)
     return Evidence(lab, pixels, expected, models[0], features, sampler.light)
 
 

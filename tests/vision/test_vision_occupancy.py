@@ -16,11 +16,13 @@ from vision.occupancy import (
     board_model,
     reference_model,
 )
-from vision.squares import FEATURES
+from vision.squares import FEATURES, REFERENCE_FEATURES
 
-# Without a reference the features relative to the board follow the raw ones.
+# Without a reference the features relative to the board follow the raw ones;
+# with one, the features only a reference gives.
 BOARD_FEATURES = 2 * FEATURES - 1
-MODELS = [(reference_model, FEATURES), (board_model, BOARD_FEATURES)]
+WITH_REFERENCE = FEATURES + REFERENCE_FEATURES
+MODELS = [(reference_model, WITH_REFERENCE), (board_model, BOARD_FEATURES)]
 
 
 @pytest.mark.parametrize(("model", "width"), MODELS, ids=["reference", "board"])
@@ -34,7 +36,7 @@ def test_the_shipped_models_read_the_square_features(model, width) -> None:  # t
 
 def test_the_base_ring_only_adds_evidence_for_a_piece() -> None:
     net = reference_model()
-    features = np.random.default_rng(3).random((200, FEATURES)).astype(np.float32)
+    features = np.random.default_rng(3).random((200, WITH_REFERENCE)).astype(np.float32)
     more_ring = features.copy()
     more_ring[:, list(net.extra)] += 0.5
     assert (net.logit(more_ring) >= net.logit(features) - 1e-5).all()
@@ -104,7 +106,7 @@ def test_fitting_keeps_the_ring_weights_non_negative() -> None:
     # Ring columns that argue against a piece are dropped, not given negative weight.
     rng = np.random.default_rng(6)
     n = 4000
-    features = rng.random((n, FEATURES)).astype(np.float32)
+    features = rng.random((n, WITH_REFERENCE)).astype(np.float32)
     truth = features[:, 0] + features[:, 3] > 1.0
     features[:, 20] = np.where(truth, 0.1, 0.9) + rng.normal(0, 0.05, n)  # anti-evidence
     features[:, 21] = np.where(truth, 0.8, 0.2) + rng.normal(0, 0.3, n)  # evidence

@@ -21,7 +21,13 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.samples import load_photos, samples_dir
-from vision.squares import make_sampler, read_squares
+from vision.squares import (
+    FEATURES,
+    REFERENCE_FEATURES,
+    gather_evidence,
+    make_sampler,
+    read_squares,
+)
 
 CONFIG = VisionConfig()
 PHOTOS = load_photos() if (samples_dir() / "labels.json").exists() else []
@@ -95,3 +101,33 @@ def test_an_empty_board_reads_empty_with_and_without_reference() -> None:
         reference = warp(CONFIG, synthetic.render(scene, index + 50), geometry)
         assert read_squares(CONFIG, sampler, warped).grid == ("........",) * 8
         assert read_squares(CONFIG, sampler, warped, reference).grid == ("........",) * 8
+
+
+def _reference_features(warped: np.ndarray, empty: np.ndarray, sampler) -> np.ndarray:  # type: ignore[no-untyped-def]
+    features = gather_evidence(CONFIG, sampler, warped, empty).features
+    assert features.shape == (64, FEATURES + REFERENCE_FEATURES)
+    return features[:, FEATURES:]
+
+
+def test_a_shadow_keeps_the_boards_colour_and_grain_a_piece_does_not() -> None:
+    scene = synthetic.random_scene(np.random.default_rng(4), fraction=0.0)
+    geometry = scene.geometry()
+    sampler = make_sampler(CONFIG, geometry)
+    empty = warp(CONFIG, synthetic.render(scene, 1), geometry)
+    s, m = CONFIG.square_px, round(CONFIG.margin_squares * CONFIG.square_px)
+    shaded, covered = empty.copy(), empty.copy()
+    # e4 (row 4, column 4) in a shadow at 0.6 of the light; d5 (row 3, column 3)
+    # under a disc of another colour, with its own shading.
+    e4 = (slice(m + 4 * s, m + 5 * s), slice(m + 4 * s, m + 5 * s))
+    shaded[e4] = (shaded[e4] * 0.6).astype(np.uint8)
+    centre = (m + 3 * s + s // 2, m + 3 * s + s // 2)
+    cv2.circle(covered, centre, int(0.4 * s), (40, 90, 160), -1)
+    cv2.circle(covered, (centre[0] - 3, centre[1] - 3), int(0.15 * s), (120, 170, 230), -1)
+    shadow = _reference_features(shaded, empty, sampler)[4 * 8 + 4]
+    piece = _reference_features(covered, empty, sampler)[3 * 8 + 3]
+    # Colour moved (a, b more than 8) over most of the piece's disc, almost none of the shadow's.
+    assert piece[1] > 0.8 and shadow[6] < 0.1
+    # The grain under the shadow is the board's; the piece's is not.
+    assert shadow[10] < 0.3 < piece[10]
+    # A round outline: isotropic edges beyond the board's, on both halves.
+    assert piece[12] > 0.5 and shadow[12] < piece[12]
