@@ -5,8 +5,10 @@ fitted on synthetic scenes by ``python -m vision.fit``; both ship beside this
 module.
 
 - Against the empty-board reference (``occupancy_reference.json``): one tanh
-  layer over the disc features, plus the base-ring features on top with
-  weights never below 0. The ring (a piece's contact shadow and outline) may
+  layer over the disc features and those only a reference gives
+  (:func:`vision.squares.reference_features`: colour moved, grain hidden,
+  a round outline, change no shadow explains), plus the base-ring features
+  on top with weights never below 0. The ring (a piece's contact shadow and outline) may
   only add evidence for a piece: real sets often have narrower bases and
   fainter contact shadows than the synthetic pieces.
 - Without a reference (``occupancy_board.json``, the board itself is the

@@ -8,7 +8,9 @@ when there is one, otherwise a smooth model of the light and dark square
 colours fitted robustly to the square borders (which copes with uneven
 light). Shadows are tolerated by weighing "darker with the same colour" less.
 With a reference, a change all round the ring where a piece's base meets the
-board (its contact shadow, its outline) adds evidence for a piece.
+board (its contact shadow, its outline) adds evidence for a piece, and so do
+what only a reference shows: the board's colour or grain changed, a round
+outline that was not there, a change no shadow explains.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ class SquareSampler:
     halves: FloatArray  # (64, n, 2) far and near pixels of each disc, over each half's size
     ring: IntArray  # (64, m) the border band of every square
     base: IntArray  # (64, k) a ring around the square centre where a piece's base edge is
+    core: IntArray  # (64, c) a disc round the square centre, CORE_RADIUS wide
+    core_halves: FloatArray  # (64, c, 2) its far and near pixels, over each half's size
     quarters: FloatArray  # (k, 4) base ring pixel in quarter q, over the quarter's size
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
@@ -82,6 +86,17 @@ def _annulus(inner_px: float, outer_px: float) -> tuple[IntArray, IntArray]:
     # Every other pixel (a checkerboard) is enough and takes half the time.
     keep = (d2 <= outer_px * outer_px) & (d2 >= inner_px * inner_px) & ((xs + ys) % 2 == 0)
     return ys[keep], xs[keep]
+
+
+CORE_RADIUS = 0.35  # squares: where a piece's outline is, seen from above
+
+
+def _halves(dy: IntArray, dx: IntArray, directions: FloatArray) -> FloatArray:
+    """(64, n, 2): offsets (dy, dx) on the far and near side of each square's
+    direction away from the camera, over each side's size."""
+    far = dx[None, :] * directions[:, :1] + dy[None, :] * directions[:, 1:] >= 0
+    halves = np.stack([far, ~far], axis=2).astype(np.float32)
+    return np.asarray(halves / np.maximum(halves.sum(axis=1, keepdims=True), 1.0), np.float32)
 
 
 def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler:
@@ -131,7 +146,16 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
     far = np.stack(fars)
     halves = np.stack([far, ~far], axis=2).astype(np.float32)
     halves /= np.maximum(halves.sum(axis=1, keepdims=True), 1.0)
+    # The core disc, in the cut board's pixels (2 of border, then s a square).
+    core_dy, core_dx = _offsets(CORE_RADIUS * s)
+    core_x = np.round(np.array(centres)[:, :1] * s + 2).astype(np.intp)
+    core_y = np.round(np.array(centres)[:, 1:] * s + 2).astype(np.intp)
+    core = (np.clip(core_y + core_dy, 0, crop - 1) * crop
+            + np.clip(core_x + core_dx, 0, crop - 1))
+    lean_dirs = np.array(leans, np.float32)
+    lean_dirs /= np.maximum(np.linalg.norm(lean_dirs, axis=1, keepdims=True), 1e-6)
     return SquareSampler(np.stack(discs), far, halves, np.stack(rings), np.stack(bases),
+                         core.astype(np.intp), _halves(core_dy, core_dx, lean_dirs),
                          quarters,
                          np.array(centres, np.float32), np.array(light),
                          np.array(leans, np.float32), origin, crop)
@@ -208,21 +232,23 @@ def gradients(lab: FloatArray, shape: tuple[int, ...]) -> Gradients:
     return Gradients(flat(gx), flat(gy), flat(magnitude))
 
 
-def isotropic_edges(sampler: SquareSampler, grads: Gradients) -> FloatArray:
-    """Per square and disc half (64, 2): the smaller eigenvalue of the gradient
-    structure tensor. A piece's round outline and highlights have gradients in
-    every direction; wood grain, print and a straight shadow edge mostly in one."""
-    x, y = grads.gx[sampler.disc], grads.gy[sampler.disc]
-    tensor = np.stack([x * x, y * y, x * y], axis=1) @ sampler.halves  # (64, 3, 2)
+def isotropic_edges(index: IntArray, halves: FloatArray, grads: Gradients) -> FloatArray:
+    """Per square and half (64, 2) of the pixels ``index`` (64, n) split by
+    ``halves`` (64, n, 2): the smaller eigenvalue of the gradient structure
+    tensor. A piece's round outline and highlights have gradients in every
+    direction; wood grain, print and a straight shadow edge mostly in one."""
+    x, y = grads.gx[index], grads.gy[index]
+    tensor = np.stack([x * x, y * y, x * y], axis=1) @ halves  # (64, 3, 2)
     jxx, jyy, jxy = tensor[:, 0], tensor[:, 1], tensor[:, 2]
     return np.asarray(0.5 * (jxx + jyy - np.sqrt(np.square(jxx - jyy) + 4 * jxy * jxy)),
                       np.float32)
 
 
 FEATURES = 23  # length of a square's feature vector (see square_features)
-# Without a reference, gather_evidence appends 22 features relative to the board;
-# with one, the REFERENCE_FEATURES of reference_features.
-REFERENCE_FEATURES = 14
+# Without a reference, gather_evidence appends 22 features relative to the board
+# and board_outline; with one, the REFERENCE_FEATURES of reference_features.
+REFERENCE_FEATURES = 18
+BOARD_OUTLINE = 2 * FEATURES - 1  # without a reference: the column of board_outline
 
 
 def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
@@ -300,6 +326,23 @@ def _relative(sampler: SquareSampler, features: FloatArray) -> FloatArray:
 MODE_BINS, MODE_RANGE = 150, (0.4, 1.9)
 
 
+def board_outline(sampler: SquareSampler, grads: Gradients) -> FloatArray:
+    """Without a reference: a round outline on each square (64,).
+
+    The isotropic edges (see isotropic_edges) of the core disc round the
+    square centre, the lesser of its two halves, beyond the board's own (the
+    lower quartile over the squares of the same colour), as log(1 + x / 50).
+    From above a piece's outline is round wherever it stands on its square;
+    grain and print are not round.
+    """
+    edges = isotropic_edges(sampler.core, sampler.core_halves, grads).min(axis=1)
+    excess = np.empty_like(edges)
+    for light in (True, False):
+        mask = sampler.light == light
+        excess[mask] = edges[mask] - np.quantile(edges[mask], 0.25)
+    return np.asarray(np.log1p(np.maximum(excess, 0.0) / 50.0), np.float32)
+
+
 def _mode_ratio(now: FloatArray, before: FloatArray) -> float:
     """The most common lightness ratio now/before: the change of light on the bare
     board, even when pieces cover most of it."""
@@ -324,6 +367,16 @@ class Reference:
     texture_energy: FloatArray  # (64,) the sum of texture's squares
     texture_std: FloatArray  # (64,) texture's standard deviation
     isotropic: FloatArray  # (64, 2) isotropic_edges of the empty board
+    log_bgr: FloatArray  # (64, n, 3) log(B, G, R + SHADE_OFFSET) on the sample discs
+
+
+SHADE_OFFSET = 4.0  # grey levels added before a logarithm: noise in dark pixels
+
+
+def log_bgr(sampler: SquareSampler, board: Image) -> FloatArray:
+    """log(B, G, R + SHADE_OFFSET) of the sample discs (64, n, 3) of a cut board."""
+    flat = board.reshape(-1, 3)[sampler.disc].astype(np.float32)
+    return np.asarray(np.log(flat + np.float32(SHADE_OFFSET)), np.float32)
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
@@ -337,7 +390,7 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
     return Reference(lab[:, 0][sampler.ring], disc, edges[sampler.disc],
                      lab[sampler.base], edges[sampler.base], texture,
                      np.square(texture).sum(axis=1), texture.std(axis=1),
-                     isotropic_edges(sampler, grads))
+                     isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board))
 
 
 def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
@@ -360,7 +413,7 @@ def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
 
 
 def reference_features(sampler: SquareSampler, pixels: FloatArray, expected: FloatArray,
-                       reference: Reference, grads: Gradients) -> FloatArray:
+                       reference: Reference, grads: Gradients, board: Image) -> FloatArray:
     """Evidence only an empty-board reference gives (64, REFERENCE_FEATURES).
 
     - The fractions (min and max over the disc halves, as in square_features)
@@ -372,6 +425,9 @@ def reference_features(sampler: SquareSampler, pixels: FloatArray, expected: Flo
       the grain, a piece hides it.
     - Isotropic edges (see isotropic_edges) beyond the empty board's, per half,
       as min and max: a piece's round outline.
+    - The fractions (per half, min and max) of pixels a shadow cannot explain:
+      a shadow scales the board's blue, green and red alike, by 0.3 to 1.1;
+      more than 0.1 and 0.2 apart (in log units) or out of that range.
     """
     ab = np.sqrt(np.square(pixels[..., 1] - expected[..., 1])
                  + np.square(pixels[..., 2] - expected[..., 2]))
@@ -383,11 +439,18 @@ def reference_features(sampler: SquareSampler, pixels: FloatArray, expected: Flo
     correlation = (texture * reference.texture).sum(axis=1) / np.sqrt(
         np.square(texture).sum(axis=1) * reference.texture_energy + 1e-3)
     grain = np.log1p(np.maximum(texture.std(axis=1) - reference.texture_std, 0.0))
-    outline = np.log1p(np.maximum(isotropic_edges(sampler, grads) - reference.isotropic, 0.0)
-                       / 50.0)
+    outline = np.log1p(np.maximum(
+        isotropic_edges(sampler.disc, sampler.halves, grads) - reference.isotropic, 0.0) / 50.0)
+    change = log_bgr(sampler, board) - reference.log_bgr  # (64, n, 3)
+    mean = change.mean(axis=2)
+    spread = np.sqrt(np.square(change - mean[..., None]).sum(axis=2))
+    darkened = (mean > np.log(0.3)) & (mean < np.log(1.1))
+    unshaded = np.stack([(spread > 0.1) | ~darkened, (spread > 0.2) | ~darkened],
+                        axis=1).astype(np.float32) @ sampler.halves
     return np.asarray(np.column_stack([
         fractions.min(axis=2), fractions.max(axis=2), 1.0 - correlation, grain,
-        outline.min(axis=1), outline.max(axis=1)]), np.float32)
+        outline.min(axis=1), outline.max(axis=1), unshaded.min(axis=2), unshaded.max(axis=2)]),
+        np.float32)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -418,10 +481,12 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
                                _less_texture(sampler, edges), lab[sampler.base],
                                base_expected, _less_texture(sampler, base_edges))
     if reference is None:
-        features = _relative(sampler, features)
+        features = np.concatenate(
+            [_relative(sampler, features), board_outline(sampler, grads)[:, None]], axis=1)
     else:
         features = np.concatenate(
-            [features, reference_features(sampler, pixels, expected, reference, grads)], axis=1)
+            [features, reference_features(sampler, pixels, expected, reference, grads, board)],
+            axis=1)
     return Evidence(lab, pixels, expected, models[0], features, sampler.light)
 
 

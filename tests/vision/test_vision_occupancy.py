@@ -16,11 +16,11 @@ from vision.occupancy import (
     board_model,
     reference_model,
 )
-from vision.squares import FEATURES, REFERENCE_FEATURES
+from vision.squares import BOARD_OUTLINE, FEATURES, REFERENCE_FEATURES
 
-# Without a reference the features relative to the board follow the raw ones;
-# with one, the features only a reference gives.
-BOARD_FEATURES = 2 * FEATURES - 1
+# Without a reference the features relative to the board follow the raw ones,
+# then the outline; with one, the features only a reference gives.
+BOARD_FEATURES = BOARD_OUTLINE + 1
 WITH_REFERENCE = FEATURES + REFERENCE_FEATURES
 MODELS = [(reference_model, WITH_REFERENCE), (board_model, BOARD_FEATURES)]
 
@@ -47,7 +47,7 @@ def test_without_a_reference_more_evidence_never_lowers_the_score() -> None:
     assert net.monotone
     rng = np.random.default_rng(7)
     features = rng.random((300, BOARD_FEATURES)).astype(np.float32)
-    for column in net.inputs:
+    for column in net.inputs + net.extra:
         more = features.copy()
         more[:, column] += rng.random(300).astype(np.float32)
         assert (net.logit(more) >= net.logit(features) - 1e-5).all(), column
@@ -100,6 +100,20 @@ def test_the_monotone_trainer_keeps_every_weight_at_least_zero() -> None:
     net = fit_board_net(x, truth, hidden=4, steps=800)
     assert net.monotone and (net.w1 >= 0).all() and (net.w2 >= 0).all()
     assert ((net.logit(x) > 0) != truth).mean() < 0.05
+
+
+def test_the_outline_goes_on_top_of_the_board_network_only_as_evidence() -> None:
+    rng = np.random.default_rng(9)
+    x = rng.random((3000, BOARD_FEATURES)).astype(np.float32)
+    truth = x[:, 0] + x[:, BOARD_OUTLINE] > 1.0
+    net = fit_board_net(x, truth, hidden=4, steps=800)
+    assert BOARD_OUTLINE not in net.inputs and net.extra == (BOARD_OUTLINE,)
+    alone = dataclasses.replace(net, extra=(), extra_w=np.zeros(0, np.float32))
+    assert net.extra_w[0] > 0
+    assert ((net.logit(x) > 0) != truth).mean() < ((alone.logit(x) > 0) != truth).mean()
+    # Outline that argues against a piece is left out, not weighed negatively.
+    against = fit_board_net(x, x[:, 0] - x[:, BOARD_OUTLINE] > 0.0, hidden=4, steps=800)
+    assert against.extra == ()
 
 
 def test_fitting_keeps_the_ring_weights_non_negative() -> None:

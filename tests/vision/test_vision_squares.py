@@ -22,6 +22,7 @@ from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.samples import load_photos, samples_dir
 from vision.squares import (
+    BOARD_OUTLINE,
     FEATURES,
     REFERENCE_FEATURES,
     gather_evidence,
@@ -36,8 +37,8 @@ PHOTOS = load_photos() if (samples_dir() / "labels.json").exists() else []
 # Squares still misread on the real photos (the target is none). Every other
 # photo must be read exactly; these must not get worse.
 KNOWN_MISREADS = {
-    "chessBoard005.jpg": 2, "chessBoard006.jpg": 2, "chessBoard007.jpg": 1,
-    "chessBoard010.jpg": 1, "chessBoard012.jpg": 3, "chessBoard013.jpg": 1,
+    "chessBoard005.jpg": 1, "chessBoard006.jpg": 1, "chessBoard007.jpg": 1,
+    "chessBoard010.jpg": 1, "chessBoard012.jpg": 2, "chessBoard013.jpg": 1,
 }
 
 
@@ -131,3 +132,24 @@ def test_a_shadow_keeps_the_boards_colour_and_grain_a_piece_does_not() -> None:
     assert shadow[10] < 0.3 < piece[10]
     # A round outline: isotropic edges beyond the board's, on both halves.
     assert piece[12] > 0.5 and shadow[12] < piece[12]
+
+
+def test_a_round_piece_has_an_outline_straight_grain_has_not() -> None:
+    scene = synthetic.random_scene(np.random.default_rng(5), fraction=0.0)
+    geometry = scene.geometry()
+    sampler = make_sampler(CONFIG, geometry)
+    warped = warp(CONFIG, synthetic.render(scene, 2), geometry)
+    s, m = CONFIG.square_px, round(CONFIG.margin_squares * CONFIG.square_px)
+    # d5 (row 3, column 3): a round piece, seen from above, in the square's own
+    # colour but shaded; e4 (row 4, column 4): dark streaks of grain.
+    colour = warped[m + 3 * s + 2, m + 3 * s + 2].astype(int)
+    centre = (m + 3 * s + s // 2, m + 3 * s + s // 2)
+    cv2.circle(warped, centre, int(0.3 * s), tuple(int(v) for v in colour * 0.8), -1)
+    cv2.circle(warped, (centre[0] - 3, centre[1] - 3), int(0.1 * s),
+               tuple(int(v) for v in np.minimum(colour * 1.3, 255)), -1)
+    for y in range(m + 4 * s + 3, m + 5 * s - 3, 5):
+        cv2.line(warped, (m + 4 * s + 1, y), (m + 5 * s - 2, y), (40, 40, 40), 1)
+    features = gather_evidence(CONFIG, sampler, warped).features
+    outline = features[:, BOARD_OUTLINE]
+    assert outline[3 * 8 + 3] > 1.0 > 0.3 > outline[4 * 8 + 4]
+    assert np.median(outline) < 0.1
