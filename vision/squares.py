@@ -62,7 +62,6 @@ class SquareSampler:
     quarters: FloatArray  # (k, 4) base ring pixel in quarter q, over the quarter's size
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
-    lean: FloatArray  # (64, 2) how far a piece's top moves in the warp, per square of height
     origin: int  # where the board crop starts in the warp (pixels, both axes)
     crop: int  # the crop's side
 
@@ -158,7 +157,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
                          core.astype(np.intp), _halves(core_dy, core_dx, lean_dirs),
                          quarters,
                          np.array(centres, np.float32), np.array(light),
-                         np.array(leans, np.float32), origin, crop)
+                         origin, crop)
 
 
 def to_lab(warped: Image) -> FloatArray:
