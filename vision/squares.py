@@ -366,16 +366,17 @@ class Reference:
     texture_energy: FloatArray  # (64,) the sum of texture's squares
     texture_std: FloatArray  # (64,) texture's standard deviation
     isotropic: FloatArray  # (64, 2) isotropic_edges of the empty board
-    log_bgr: FloatArray  # (64, n, 3) log(B, G, R + SHADE_OFFSET) on the sample discs
+    log_bgr: FloatArray  # (3, 64, n) log(B, G, R + SHADE_OFFSET) on the sample discs
 
 
 SHADE_OFFSET = 4.0  # grey levels added before a logarithm: noise in dark pixels
+_LOG_LEVELS = np.log(np.arange(256, dtype=np.float32) + np.float32(SHADE_OFFSET))
 
 
 def log_bgr(sampler: SquareSampler, board: Image) -> FloatArray:
-    """log(B, G, R + SHADE_OFFSET) of the sample discs (64, n, 3) of a cut board."""
-    flat = board.reshape(-1, 3)[sampler.disc].astype(np.float32)
-    return np.asarray(np.log(flat + np.float32(SHADE_OFFSET)), np.float32)
+    """log(B, G, R + SHADE_OFFSET) of the sample discs of a cut board (3, 64, n)."""
+    flat = np.ascontiguousarray(board).reshape(-1)
+    return np.stack([_LOG_LEVELS[flat[sampler.disc * 3 + channel]] for channel in range(3)])
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
@@ -440,11 +441,11 @@ def reference_features(sampler: SquareSampler, pixels: FloatArray, expected: Flo
     grain = np.log1p(np.maximum(texture.std(axis=1) - reference.texture_std, 0.0))
     outline = np.log1p(np.maximum(
         isotropic_edges(sampler.disc, sampler.halves, grads) - reference.isotropic, 0.0) / 50.0)
-    change = log_bgr(sampler, board) - reference.log_bgr  # (64, n, 3)
-    mean = change.mean(axis=2)
-    spread = np.sqrt(np.square(change - mean[..., None]).sum(axis=2))
+    blue, green, red = log_bgr(sampler, board) - reference.log_bgr  # each (64, n)
+    mean = (blue + green + red) * np.float32(1 / 3)
+    spread2 = np.square(blue - mean) + np.square(green - mean) + np.square(red - mean)
     darkened = (mean > np.log(0.3)) & (mean < np.log(1.1))
-    unshaded = np.stack([(spread > 0.1) | ~darkened, (spread > 0.2) | ~darkened],
+    unshaded = np.stack([(spread2 > 0.01) | ~darkened, (spread2 > 0.04) | ~darkened],
                         axis=1).astype(np.float32) @ sampler.halves
     return np.asarray(np.column_stack([
         fractions.min(axis=2), fractions.max(axis=2), 1.0 - correlation, grain,
