@@ -367,6 +367,7 @@ class Reference:
     texture_std: FloatArray  # (64,) texture's standard deviation
     isotropic: FloatArray  # (64, 2) isotropic_edges of the empty board
     log_bgr: FloatArray  # (3, 64, n) log(B, G, R + SHADE_OFFSET) on the sample discs
+    models: tuple[FloatArray, FloatArray]  # square_models of the empty board
 
 
 SHADE_OFFSET = 4.0  # grey levels added before a logarithm: noise in dark pixels
@@ -390,23 +391,22 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
     return Reference(lab[:, 0][sampler.ring], disc, edges[sampler.disc],
                      lab[sampler.base], edges[sampler.base], texture,
                      np.square(texture).sum(axis=1), texture.std(axis=1),
-                     isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board))
+                     isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board),
+                     square_models(config, sampler, lab))
 
 
-def _expectation(config: VisionConfig, sampler: SquareSampler, lab: FloatArray,
-                 grads: Gradients, reference: Reference | None,
-                 models: tuple[FloatArray, FloatArray]
+def _expectation(sampler: SquareSampler, grads: Gradients, reference: Reference | None,
+                 models: tuple[FloatArray, FloatArray], gain: float
                  ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """What the empty board looks like on each disc, and the edges not in it;
-    the same on each base ring."""
+    the same on each base ring. ``gain`` is the change of light since the
+    reference was taken."""
     all_edges = grads.magnitude
     edges, base_edges = all_edges[sampler.disc], all_edges[sampler.base]
     if reference is None:
         light_model, dark_model = models
         own = np.where(sampler.light[:, None], light_model, dark_model)[:, None, :]
         return own, edges, own, base_edges
-    # Correct a global change of light between the reference and now.
-    gain = _mode_ratio(lab[:, 0][sampler.ring], reference.ring_l)
     scale = np.array([gain, 1.0, 1.0], np.float32)
     return (reference.disc * scale, np.maximum(edges - reference.edges, 0.0),
             reference.base * scale, np.maximum(base_edges - reference.base_edges, 0.0))
@@ -471,12 +471,18 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     board = sampler.cut(warped)
     lab = to_lab(board)
     pixels = lab[sampler.disc]
-    models = square_models(config, sampler, lab)
     if reference is not None and not isinstance(reference, Reference):
         reference = prepare_reference(config, sampler, reference)
+    if reference is None:
+        models, gain = square_models(config, sampler, lab), 1.0
+    else:
+        # The empty board's square colours, corrected for a global change of light.
+        gain = _mode_ratio(lab[:, 0][sampler.ring], reference.ring_l)
+        scale = np.array([gain, 1.0, 1.0], np.float32)
+        models = (reference.models[0] * scale, reference.models[1] * scale)
     grads = gradients(lab, board.shape)
     expected, edges, base_expected, base_edges = _expectation(
-        config, sampler, lab, grads, reference, models)
+        sampler, grads, reference, models, gain)
     features = square_features(config, sampler, pixels, expected,
                                _less_texture(sampler, edges), lab[sampler.base],
                                base_expected, _less_texture(sampler, base_edges))
