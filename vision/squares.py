@@ -62,6 +62,7 @@ class SquareSampler:
     quarters: FloatArray  # (k, 4) base ring pixel in quarter q, over the quarter's size
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
+    lean: FloatArray  # (64, 2) how far a piece's top moves in the warp, per square of height
     origin: int  # where the board crop starts in the warp (pixels, both axes)
     crop: int  # the crop's side
 
@@ -157,7 +158,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
                          core.astype(np.intp), _halves(core_dy, core_dx, lean_dirs),
                          quarters,
                          np.array(centres, np.float32), np.array(light),
-                         origin, crop)
+                         np.array(leans, np.float32), origin, crop)
 
 
 def to_lab(warped: Image) -> FloatArray:
@@ -509,9 +510,39 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     evidence = gather_evidence(config, sampler, warped, reference)
     model = reference_model() if reference is not None else board_model()
     logit = model.logit(evidence.features)
-    labels = _colours(config, evidence, np.asarray(logit > 0))
+    threshold = config.lean_explain_logit if reference is not None \
+        else config.lean_explain_logit_board
+    labels = _colours(config, evidence, explain_leans(config, sampler, logit, threshold))
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))
+
+
+def explain_leans(config: VisionConfig, sampler: SquareSampler, logit: FloatArray,
+                  threshold: float) -> npt.NDArray[np.bool_]:
+    """Stage: occupied squares, less weak ones a tall neighbour leans over.
+
+    A square with weak evidence (logit below ``threshold``) next to a
+    clearly occupied square whose piece, seen from this camera, leans towards
+    it far enough to cover its disc, is taken to be empty: what was seen there
+    is the neighbour's top.
+    """
+    occupied = np.asarray(logit > 0)
+    for square in np.flatnonzero(occupied & (logit < threshold)):
+        for other in np.flatnonzero(occupied & (logit > logit[square] + threshold)):
+            offset = sampler.centres[square] - sampler.centres[other]
+            distance = float(np.hypot(*offset))
+            if distance > 1.5:
+                continue
+            lean = sampler.lean[other] * config.tall_piece_squares
+            reach = float(np.hypot(*lean))
+            if reach < 1e-6:
+                continue
+            along = float(offset @ lean) / reach
+            if along >= 0.7 * distance and reach >= distance - config.sample_radius:
+                occupied[square] = False
+                break
+    return occupied
+
 
 
 def _colours(config: VisionConfig, evidence: Evidence,
