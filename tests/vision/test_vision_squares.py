@@ -5,9 +5,8 @@ with no reference, and with an empty-board reference for a third of them);
 ``RAINDROP_FULL=1`` renders 2,000 (``python -m benchmarks.bench_vision
 --images 2000`` prints the same figures). The issue's target, at most 0.1% of
 squares wrong, is NOT met yet: the bounds below sit above the measured level
-(2,000 scenes: 0.21% with a reference, 1.02% without; 150 scenes: 0.09% and
-0.91%; see docs/PERFORMANCE.md, "Camera reader") and guard against it getting
-worse.
+(2,000 scenes: 0.112% with a reference, 0.86% without; see docs/PERFORMANCE.md,
+"Camera reader") and guard against it getting worse.
 """
 
 from __future__ import annotations
