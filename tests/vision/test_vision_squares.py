@@ -103,6 +103,14 @@ def test_an_empty_board_reads_empty_with_and_without_reference() -> None:
         assert read_squares(CONFIG, sampler, warped, reference).grid == ("........",) * 8
 
 
+def _empty_board(seed: int, render_seed: int):  # type: ignore[no-untyped-def]
+    """A sampler and the warp of an empty synthetic board."""
+    scene = synthetic.random_scene(np.random.default_rng(seed), fraction=0.0)
+    geometry = scene.geometry()
+    return make_sampler(CONFIG, geometry), warp(CONFIG, synthetic.render(scene, render_seed),
+                                               geometry)
+
+
 def _reference_features(warped: np.ndarray, empty: np.ndarray, sampler) -> np.ndarray:  # type: ignore[no-untyped-def]
     features = gather_evidence(CONFIG, sampler, warped, empty).features
     assert features.shape == (64, FEATURES + REFERENCE_FEATURES)
@@ -110,10 +118,7 @@ def _reference_features(warped: np.ndarray, empty: np.ndarray, sampler) -> np.nd
 
 
 def test_a_shadow_keeps_the_boards_colour_and_grain_a_piece_does_not() -> None:
-    scene = synthetic.random_scene(np.random.default_rng(4), fraction=0.0)
-    geometry = scene.geometry()
-    sampler = make_sampler(CONFIG, geometry)
-    empty = warp(CONFIG, synthetic.render(scene, 1), geometry)
+    sampler, empty = _empty_board(4, 1)
     s, m = CONFIG.square_px, round(CONFIG.margin_squares * CONFIG.square_px)
     shaded, covered = empty.copy(), empty.copy()
     # e4 (row 4, column 4) in a shadow at 0.6 of the light; d5 (row 3, column 3)
@@ -131,13 +136,12 @@ def test_a_shadow_keeps_the_boards_colour_and_grain_a_piece_does_not() -> None:
     assert shadow[10] < 0.3 < piece[10]
     # A round outline: isotropic edges beyond the board's, on both halves.
     assert piece[12] > 0.5 and shadow[12] < piece[12]
+    # No pixel of the shadow is beyond what a shadow explains; all of the piece's are.
+    assert shadow[16] < 0.1 and piece[14] > 0.8
 
 
 def test_a_round_piece_has_an_outline_straight_grain_has_not() -> None:
-    scene = synthetic.random_scene(np.random.default_rng(5), fraction=0.0)
-    geometry = scene.geometry()
-    sampler = make_sampler(CONFIG, geometry)
-    warped = warp(CONFIG, synthetic.render(scene, 2), geometry)
+    sampler, warped = _empty_board(5, 2)
     s, m = CONFIG.square_px, round(CONFIG.margin_squares * CONFIG.square_px)
     # d5 (row 3, column 3): a round piece, seen from above, in the square's own
     # colour but shaded; e4 (row 4, column 4): dark streaks of grain.
