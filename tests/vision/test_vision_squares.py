@@ -5,8 +5,9 @@ with no reference, and with an empty-board reference for a third of them);
 ``RAINDROP_FULL=1`` renders 2,000 (``python -m benchmarks.bench_vision
 --images 2000`` prints the same figures). The issue's target, at most 0.1% of
 squares wrong, is NOT met yet: the bounds below sit above the measured level
-(2,000 scenes: 0.112% with a reference, 0.86% without; see docs/PERFORMANCE.md,
-"Camera reader") and guard against it getting worse.
+(2,000 scenes: 0.112% with a reference, 0.86% without; 150 scenes: 0.062% and
+0.74%; see docs/PERFORMANCE.md, "Camera reader") and guard against it getting
+worse.
 """
 
 from __future__ import annotations
@@ -86,9 +87,9 @@ def accuracy(images: int, seed: int = 0, reference_every: int = 3
 def test_synthetic_per_square_error_rate() -> None:
     results = accuracy(2000 if FULL else 150)
     wrong, total, notes = results["reference"]
-    assert wrong <= 0.003 * total, f"with a reference: {wrong} of {total} wrong: {notes}"
+    assert wrong <= 0.002 * total, f"with a reference: {wrong} of {total} wrong: {notes}"
     wrong, total, notes = results["model"]
-    assert wrong <= 0.0125 * total, f"without a reference: {wrong} of {total} wrong: {notes}"
+    assert wrong <= 0.01 * total, f"without a reference: {wrong} of {total} wrong: {notes}"
 
 
 def test_an_empty_board_reads_empty_with_and_without_reference() -> None:
