@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                            args.board_hidden, args.steps), without))
     for name, file_name, net, features in nets:
         errors = int(((net.logit(features) > 0) != truth).sum())
-        print(f"# {name}: training errors {errors} of {len(truth)} squares")
+        print(f"# {name}: {errors} of the fit's {len(truth)} squares wrong")
         if args.write:
             path = Path(__file__).with_name(file_name)
             path.write_text(json.dumps(net.to_json()) + "\n", encoding="utf-8")

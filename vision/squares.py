@@ -53,8 +53,8 @@ class SquareSampler:
     """Precomputed pixel indices (into a flattened warp) for one board geometry."""
 
     disc: IntArray  # (64, n) the sample disc of every square
-    far: npt.NDArray[np.bool_]  # (64, n) which disc pixels lie on the side away from the camera
-    halves: FloatArray  # (64, n, 2) far and near pixels of each disc, over each half's size
+    halves: FloatArray  # (64, n, 2) disc pixels on the far side (away from the camera) and
+    # on the near side, over each side's size
     ring: IntArray  # (64, m) the border band of every square
     base: IntArray  # (64, k) a ring around the square centre where a piece's base edge is
     core: IntArray  # (64, c) a disc round the square centre, CORE_RADIUS wide
@@ -114,7 +114,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
     quarters = (quarter[:, None] == np.arange(4)[None, :]).astype(np.float32)
     quarters /= np.maximum(quarters.sum(axis=0), 1.0)
     bases = []
-    discs, fars, rings, centres, light, leans = [], [], [], [], [], []
+    discs, directions, rings, centres, light, leans = [], [], [], [], [], []
     for row in range(8):
         for col in range(8):
             cx, cy = col + 0.5, row + 0.5
@@ -132,8 +132,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             by = np.clip(np.round(m + cy * s + base_dy).astype(np.intp), 0, size - 1)
             bx = np.clip(np.round(m + cx * s + base_dx).astype(np.intp), 0, size - 1)
             bases.append((by - origin) * crop + (bx - origin))
-            direction = lean / length if length > 1e-6 else np.array([0.0, 1.0])
-            fars.append(dx * direction[0] + dy * direction[1] >= 0)
+            directions.append(lean / length if length > 1e-6 else np.array([0.0, 1.0]))
             x0, y0 = int(m + col * s), int(m + row * s)
             inset = max(1, s // 16)
             yy, xx = np.mgrid[y0 + inset:y0 + s - inset, x0 + inset:x0 + s - inset]
@@ -143,19 +142,15 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
             centres.append((cx, cy))
             leans.append(np.array([cx - cam_x, cy - cam_y]) / max(cam_h - 1.0, 0.5))
             light.append((row + col) % 2 == 0)
-    far = np.stack(fars)
-    halves = np.stack([far, ~far], axis=2).astype(np.float32)
-    halves /= np.maximum(halves.sum(axis=1, keepdims=True), 1.0)
+    away = np.array(directions, np.float32)
     # The core disc, in the cut board's pixels (2 of border, then s a square).
     core_dy, core_dx = _offsets(CORE_RADIUS * s)
     core_x = np.round(np.array(centres)[:, :1] * s + 2).astype(np.intp)
     core_y = np.round(np.array(centres)[:, 1:] * s + 2).astype(np.intp)
     core = (np.clip(core_y + core_dy, 0, crop - 1) * crop
             + np.clip(core_x + core_dx, 0, crop - 1))
-    lean_dirs = np.array(leans, np.float32)
-    lean_dirs /= np.maximum(np.linalg.norm(lean_dirs, axis=1, keepdims=True), 1e-6)
-    return SquareSampler(np.stack(discs), far, halves, np.stack(rings), np.stack(bases),
-                         core.astype(np.intp), _halves(core_dy, core_dx, lean_dirs),
+    return SquareSampler(np.stack(discs), _halves(dy, dx, away), np.stack(rings),
+                         np.stack(bases), core.astype(np.intp), _halves(core_dy, core_dx, away),
                          quarters,
                          np.array(centres, np.float32), np.array(light),
                          np.array(leans, np.float32), origin, crop)
@@ -316,14 +311,18 @@ def _relative(sampler: SquareSampler, features: FloatArray) -> FloatArray:
     estimated as the lower quartile of each feature over the squares of the
     same colour; the excess over it is appended to the raw features.
     """
-    excess = np.empty_like(features)
-    for light in (True, False):
-        mask = sampler.light == light
-        excess[mask] = features[mask] - np.quantile(features[mask], 0.25, axis=0)
+    excess = _over_board(sampler, features)
     return np.asarray(np.concatenate([features, excess[:, :-1]], axis=1), np.float32)
 
 
-MODE_BINS, MODE_RANGE = 150, (0.4, 1.9)
+def _over_board(sampler: SquareSampler, values: FloatArray) -> FloatArray:
+    """``values`` (64, ...) less their lower quartile over the squares of the
+    same colour: what an empty square of this board shows, when most are empty."""
+    excess = np.empty_like(values)
+    for light in (True, False):
+        mask = sampler.light == light
+        excess[mask] = values[mask] - np.quantile(values[mask], 0.25, axis=0)
+    return excess
 
 
 def board_outline(sampler: SquareSampler, grads: Gradients) -> FloatArray:
@@ -336,11 +335,11 @@ def board_outline(sampler: SquareSampler, grads: Gradients) -> FloatArray:
     grain and print are not round.
     """
     edges = isotropic_edges(sampler.core, sampler.core_halves, grads).min(axis=1)
-    excess = np.empty_like(edges)
-    for light in (True, False):
-        mask = sampler.light == light
-        excess[mask] = edges[mask] - np.quantile(edges[mask], 0.25)
+    excess = _over_board(sampler, edges)
     return np.asarray(np.log1p(np.maximum(excess, 0.0) / 50.0), np.float32)
+
+
+MODE_BINS, MODE_RANGE = 150, (0.4, 1.9)
 
 
 def _mode_ratio(now: FloatArray, before: FloatArray) -> float:
@@ -542,7 +541,6 @@ def explain_leans(config: VisionConfig, sampler: SquareSampler, logit: FloatArra
                 occupied[square] = False
                 break
     return occupied
-
 
 
 def _colours(config: VisionConfig, evidence: Evidence,
