@@ -40,6 +40,11 @@ class VisionConfig:
     # be in a shadow: it is compared with the expectation darkened as much.
     dark_ratio: float = 0.5
     shadow_ratio: float = 0.82
+    # Without a reference, a board whose light squares are darker than this
+    # (Lab L) is first brightened to it, as a longer exposure would: the
+    # occupancy model was fitted on scenes whose light squares are L 53 and up,
+    # and in a dim picture a dark piece differs from a dark square too little.
+    dim_light_l: float = 80.0
     # A weak square (logit below this) that a clearly stronger neighbour's piece,
     # up to tall_piece_squares high, leans over is the neighbour's top. With a
     # reference, and without one: on the 2,000-scene accuracy run (occupancy
@@ -49,6 +54,16 @@ class VisionConfig:
     lean_explain_logit: float = 3.0
     lean_explain_logit_board: float = 1.0
     tall_piece_squares: float = 1.8
+    # With a reference, a square that a far stronger neighbour (logit higher by
+    # top_explain_gap) leans over, with a logit below top_explain_logit and its
+    # whole disc in that neighbour's colour, is that neighbour's top (a top
+    # shows its own piece's colour). On the 2,000-scene accuracy run: 115 -> 124
+    # wrong (real pieces hidden behind a tall one of their colour), but a white
+    # king's top over the next square (logits 3 to 5.5 against 17) no longer
+    # reads as a piece in the reader's test video; any colour and a gap of 3,
+    # as for lean_explain_logit, gives 133.
+    top_explain_logit: float = 6.0
+    top_explain_gap: float = 11.0
     # Blue: chosen on the accuracy run's first 600 synthetic scenes (blue/not-blue
     # mistakes 11 -> 4 of about 15,000 pieces) and checked on 600 others (vision.fit's
     # seeds: 9 -> 3); no piece of the real photos is read blue.

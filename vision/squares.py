@@ -62,7 +62,7 @@ class SquareSampler:
     quarters: FloatArray  # (k, 4) base ring pixel in quarter q, over the quarter's size
     centres: FloatArray  # (64, 2) square centres in squares (x, y)
     light: npt.NDArray[np.bool_]  # (64,) which squares are light (a8 is light)
-    lean: FloatArray  # (64, 2) how far a piece's top moves in the warp, per square of height
+    covers: npt.NDArray[np.bool_]  # (64, 64) [a, b]: a tall piece on a leans over b's disc
     origin: int  # where the board crop starts in the warp (pixels, both axes)
     crop: int  # the crop's side
 
@@ -153,7 +153,23 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
                          np.stack(bases), core.astype(np.intp), _halves(core_dy, core_dx, away),
                          quarters,
                          np.array(centres, np.float32), np.array(light),
-                         np.array(leans, np.float32), origin, crop)
+                         _covers(config, np.array(centres), np.array(leans)), origin, crop)
+
+
+def _covers(config: VisionConfig, centres: FloatArray, leans: FloatArray
+            ) -> npt.NDArray[np.bool_]:
+    """(64, 64): whether a piece on square a, up to tall_piece_squares high,
+    leans (seen from this camera, ``leans`` per square of height) towards
+    square b far enough to cover its sample disc."""
+    offset = centres[None, :, :] - centres[:, None, :]  # [a, b]: from a to b, in squares
+    distance = np.hypot(offset[..., 0], offset[..., 1])
+    lean = leans * config.tall_piece_squares
+    reach = np.hypot(lean[:, 0], lean[:, 1])[:, None]
+    along = (offset * lean[:, None, :]).sum(axis=2) / np.maximum(reach, 1e-9)
+    covers = ((distance <= 1.5) & (reach >= 1e-6) & (along >= 0.7 * distance)
+              & (reach >= distance - config.sample_radius))
+    np.fill_diagonal(covers, False)
+    return np.asarray(covers)
 
 
 def to_lab(warped: Image) -> FloatArray:
@@ -453,6 +469,21 @@ def reference_features(sampler: SquareSampler, pixels: FloatArray, expected: Flo
         np.float32)
 
 
+def brightening(config: VisionConfig, light_l: float) -> float:
+    """The gain on B, G and R that brings a board whose light squares have
+    lightness ``light_l`` (Lab L) up to ``config.dim_light_l``; 1 if it is there.
+
+    Lightness is about the cube root of luminance, and sRGB values about its
+    power 1 / 2.2, so the gain is the luminance ratio to the power 1 / 2.2.
+    """
+    if light_l >= config.dim_light_l:
+        return 1.0
+
+    def luminance(lightness: float) -> float:
+        return float(((max(lightness, 8.0) + 16.0) / 116.0) ** 3)
+    return float((luminance(config.dim_light_l) / luminance(light_l)) ** (1 / 2.2))
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class Evidence:
     """What the square reader measured on one warp, before deciding."""
@@ -470,16 +501,21 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     """Stage: measure every square of ``warped`` (made with the sampler's geometry)."""
     board = sampler.cut(warped)
     lab = to_lab(board)
-    pixels = lab[sampler.disc]
     if reference is not None and not isinstance(reference, Reference):
         reference = prepare_reference(config, sampler, reference)
     if reference is None:
         models, gain = square_models(config, sampler, lab), 1.0
+        exposure = brightening(config, float(np.median(models[0][:, 0])))
+        if exposure > 1.0:
+            board = np.asarray(cv2.convertScaleAbs(board, alpha=exposure), np.uint8)
+            lab = to_lab(board)
+            models = square_models(config, sampler, lab)
     else:
         # The empty board's square colours, corrected for a global change of light.
         gain = _mode_ratio(lab[:, 0][sampler.ring], reference.ring_l)
         scale = np.array([gain, 1.0, 1.0], np.float32)
         models = (reference.models[0] * scale, reference.models[1] * scale)
+    pixels = lab[sampler.disc]
     grads = gradients(lab, board.shape)
     expected, edges, base_expected, base_edges = _expectation(
         sampler, grads, reference, models, gain)
@@ -511,12 +547,13 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     logit = model.logit(evidence.features)
     threshold = config.lean_explain_logit if reference is not None \
         else config.lean_explain_logit_board
-    labels = _colours(config, evidence, explain_leans(config, sampler, logit, threshold))
+    labels = _colours(config, sampler, evidence, explain_leans(sampler, logit, threshold),
+                      logit if reference is not None else None)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))
 
 
-def explain_leans(config: VisionConfig, sampler: SquareSampler, logit: FloatArray,
+def explain_leans(sampler: SquareSampler, logit: FloatArray,
                   threshold: float) -> npt.NDArray[np.bool_]:
     """Stage: occupied squares, less weak ones a tall neighbour leans over.
 
@@ -527,26 +564,30 @@ def explain_leans(config: VisionConfig, sampler: SquareSampler, logit: FloatArra
     """
     occupied = np.asarray(logit > 0)
     for square in np.flatnonzero(occupied & (logit < threshold)):
-        for other in np.flatnonzero(occupied & (logit > logit[square] + threshold)):
-            offset = sampler.centres[square] - sampler.centres[other]
-            distance = float(np.hypot(*offset))
-            if distance > 1.5:
-                continue
-            lean = sampler.lean[other] * config.tall_piece_squares
-            reach = float(np.hypot(*lean))
-            if reach < 1e-6:
-                continue
-            along = float(offset @ lean) / reach
-            if along >= 0.7 * distance and reach >= distance - config.sample_radius:
-                occupied[square] = False
-                break
+        if sampler.covers[occupied & (logit > logit[square] + threshold), square].any():
+            occupied[square] = False
     return occupied
 
 
-def _colours(config: VisionConfig, evidence: Evidence,
-             occupied: npt.NDArray[np.bool_]) -> list[str]:
+def covered_by_neighbours(sampler: SquareSampler,
+                          occupied: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Occupied squares that a piece on a neighbouring square leans over."""
+    return np.asarray(occupied & sampler.covers[occupied].any(axis=0))
+
+
+def _colours(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
+             occupied: npt.NDArray[np.bool_], logit: FloatArray | None = None) -> list[str]:
     """Colour of the occupied squares: blue by hue, then white or black by
-    :func:`piece_lightness`, split between the two groups (:func:`white_thresholds`)."""
+    :func:`piece_lightness`, split between the two groups (:func:`white_thresholds`).
+
+    A piece that a neighbour's piece leans over (see covered_by_neighbours) is
+    measured on the far half of its disc only: the near half may show the
+    neighbour's top, which is often of the other colour. Given the ``logit``
+    (with a reference), such a square is read empty when its evidence is
+    weak (below top_explain_logit), a far stronger neighbour (by
+    top_explain_gap) leans over it, and its whole disc shows that
+    neighbour's colour: a top shows its own piece's colour, never another.
+    """
     labels = [EMPTY] * 64
     which = np.flatnonzero(occupied)
     if not len(which):
@@ -559,13 +600,25 @@ def _colours(config: VisionConfig, evidence: Evidence,
                & (pixels[..., 0] > config.blue_min_lightness))
     blue = np.zeros(64, bool)
     blue[which] = blue_px.mean(axis=1) > config.blue_fraction
-    lightness = piece_lightness(config, evidence, which)
+    covered = covered_by_neighbours(sampler, occupied)
+    lightness = piece_lightness(config, evidence, np.flatnonzero(occupied & ~covered))
+    if covered.any():
+        far_half = sampler.halves[:, :, 0] > 0
+        lightness += piece_lightness(config, evidence, np.flatnonzero(covered), far_half)
     threshold = white_thresholds(config, lightness, occupied & ~blue, evidence.light_squares)
     for i in which:
         if blue[i]:
             labels[i] = BLUE
         else:
             labels[i] = WHITE if lightness[i] > threshold[i] else BLACK
+    if logit is not None:
+        tops = covered & ~blue & (logit < config.top_explain_logit)
+        whole = piece_lightness(config, evidence, np.flatnonzero(tops))
+        for i in np.flatnonzero(tops):
+            shown = WHITE if whole[i] > threshold[i] else BLACK
+            stronger = occupied & (logit > logit[i] + config.top_explain_gap) & sampler.covers[:, i]
+            if any(labels[other] == shown for other in np.flatnonzero(stronger)):
+                labels[i] = EMPTY
     return labels
 
 
@@ -633,22 +686,30 @@ def two_groups(values: FloatArray) -> tuple[float, float] | None:
 
 
 def piece_lightness(config: VisionConfig, evidence: Evidence,
-                    which: IntArray | None = None) -> FloatArray:
+                    which: IntArray | None = None,
+                    part: npt.NDArray[np.bool_] | None = None) -> FloatArray:
     """Per square: the lightness of the pixels least like the empty board there,
     relative to the light squares nearby (a black piece's are dark even on a
     light square, a white piece's light even on a dark one).
 
     Only the squares ``which`` (default all) are measured; the others are 0.
+    ``part`` (64, disc pixels), if given, limits each square to those pixels.
     """
     which = np.arange(64) if which is None else which
+    out = np.zeros(64, np.float32)
+    if not len(which):
+        return out
     pixels = evidence.pixels[which]
     expected = evidence.expected[which]
     distance = np.zeros(pixels.shape[:2], np.float32)
     for channel in range(3):
         distance += np.square(pixels[..., channel] - expected[..., channel])
-    count = max(1, int(pixels.shape[1] * config.colour_fraction))
+    size = pixels.shape[1]
+    if part is not None:
+        distance[~part[which]] = -1.0  # never among the least like the board
+        size = int(part[which].sum(axis=1).min())
+    count = max(1, int(size * config.colour_fraction))
     index = np.argpartition(-distance, count - 1, axis=1)[:, :count]
     chosen = np.take_along_axis(pixels[..., 0], index, axis=1)
-    out = np.zeros(64, np.float32)
     out[which] = row_medians(chosen) / np.maximum(evidence.light_model[which, 0], 5.0)
     return out

@@ -3,15 +3,19 @@
 The synthetic run renders 150 scenes by default (every square of each,
 with no reference, and with an empty-board reference for a third of them);
 ``RAINDROP_FULL=1`` renders 2,000 (``python -m benchmarks.bench_vision
---images 2000`` prints the same figures). The issue's target, at most 0.1% of
-squares wrong, is NOT met yet: the bounds below sit above the measured level
-(2,000 scenes: 0.112% with a reference, 0.86% without; 150 scenes: 0.062% and
-0.74%; see docs/PERFORMANCE.md, "Camera reader") and guard against it getting
-worse.
+--images 2000`` prints the same figures). With a reference the issue's
+target, at most 0.1% of squares wrong, is met on the benchmark's 2,000 scenes
+(0.096%) and on a held-out set; without one it is not (0.82%). The bounds
+below sit above the measured level (150 scenes: 0.062% with a reference, 0.79%
+without; see docs/PERFORMANCE.md, "Camera reader") and guard against it
+getting worse.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
+import chess
 import cv2
 import numpy as np
 import pytest
@@ -25,9 +29,12 @@ from vision.squares import (
     BOARD_OUTLINE,
     FEATURES,
     REFERENCE_FEATURES,
+    brightening,
     gather_evidence,
     make_sampler,
+    piece_lightness,
     read_squares,
+    to_lab,
 )
 
 CONFIG = VisionConfig()
@@ -37,8 +44,7 @@ PHOTOS = load_photos() if (samples_dir() / "labels.json").exists() else []
 # Squares still misread on the real photos (the target is none). Every other
 # photo must be read exactly; these must not get worse.
 KNOWN_MISREADS = {
-    "chessBoard005.jpg": 1, "chessBoard006.jpg": 1, "chessBoard007.jpg": 1,
-    "chessBoard010.jpg": 1, "chessBoard012.jpg": 2, "chessBoard013.jpg": 1,
+    "chessBoard005.jpg": 1, "chessBoard006.jpg": 1, "chessBoard010.jpg": 1, "chessBoard013.jpg": 1,
 }
 
 
@@ -87,7 +93,7 @@ def accuracy(images: int, seed: int = 0, reference_every: int = 3
 def test_synthetic_per_square_error_rate() -> None:
     results = accuracy(2000 if FULL else 150)
     wrong, total, notes = results["reference"]
-    assert wrong <= 0.002 * total, f"with a reference: {wrong} of {total} wrong: {notes}"
+    assert wrong <= 0.0015 * total, f"with a reference: {wrong} of {total} wrong: {notes}"
     wrong, total, notes = results["model"]
     assert wrong <= 0.01 * total, f"without a reference: {wrong} of {total} wrong: {notes}"
 
@@ -157,3 +163,47 @@ def test_a_round_piece_has_an_outline_straight_grain_has_not() -> None:
     outline = features[:, BOARD_OUTLINE]
     assert outline[3 * 8 + 3] > 1.0 > 0.3 > outline[4 * 8 + 4]
     assert np.median(outline) < 0.1
+
+
+@pytest.mark.parametrize("seed", [5, 9, 10])
+def test_a_dim_board_is_brightened_before_it_is_read(seed: int) -> None:
+    scene = synthetic.random_scene(np.random.default_rng(seed), fraction=0.3)
+    geometry = scene.geometry()
+    sampler = make_sampler(CONFIG, geometry)
+    dim = (synthetic.render(scene, seed) * 0.45).astype(np.uint8)  # under-exposed
+    warped = warp(CONFIG, dim, geometry)
+    evidence = gather_evidence(CONFIG, sampler, warped)
+    assert abs(float(np.median(evidence.light_model[:, 0])) - CONFIG.dim_light_l) < 2.0
+    assert read_squares(CONFIG, sampler, warped).grid == tuple(scene.grid())
+    # Read as it was taken, the same picture loses pieces.
+    as_taken = dataclasses.replace(CONFIG, dim_light_l=0.0)
+    assert read_squares(as_taken, sampler, warped).grid != tuple(scene.grid())
+
+
+def test_brightening_reaches_the_target_lightness() -> None:
+    assert brightening(CONFIG, CONFIG.dim_light_l) == 1.0
+    assert brightening(CONFIG, 95.0) == 1.0
+    patch = np.full((4, 4, 3), 90, np.uint8)  # grey, Lab L about 38
+    gained = cv2.convertScaleAbs(patch, alpha=brightening(CONFIG, float(to_lab(patch)[0, 0])))
+    assert abs(float(to_lab(gained)[0, 0]) - CONFIG.dim_light_l) < 1.0
+
+
+@pytest.mark.parametrize("seed", [4, 12, 25])
+def test_a_white_piece_under_a_black_neighbours_top_reads_white(seed: int) -> None:
+    """From a low camera a tall black piece's top covers the near half of the
+    white piece behind it; the white piece's colour comes from its far half."""
+    scene = synthetic.random_scene(np.random.default_rng(seed), fraction=0.0)
+    geometry = scene.geometry()
+    sampler = make_sampler(CONFIG, geometry)
+    other, square = next((o, s) for s in range(64) for o in range(64)
+                         if sampler.covers[o, s])
+    pieces = {chess.square(square % 8, 7 - square // 8): ("white", chess.PAWN),
+              chess.square(other % 8, 7 - other // 8): ("black", chess.KING)}
+    warped = warp(CONFIG, synthetic.render(scene.with_pieces(pieces), seed), geometry)
+    empty = warp(CONFIG, synthetic.render(scene, seed + 99), geometry)
+    for reference in (empty, None):
+        grid = "".join(read_squares(CONFIG, sampler, warped, reference).grid)
+        assert (grid[square], grid[other]) == ("w", "b")
+        # The whole disc is mostly the black king's top.
+        evidence = gather_evidence(CONFIG, sampler, warped, reference)
+        assert piece_lightness(CONFIG, evidence, np.array([square]))[square] < CONFIG.white_ratio
