@@ -44,6 +44,8 @@ class VisionConfig:
     # (Lab L) is first brightened to it, as a longer exposure would: the
     # occupancy model was fitted on scenes whose light squares are L 53 and up,
     # and in a dim picture a dark piece differs from a dark square too little.
+    # 80 read the real photos best (4 wrong; 5 or 6 at 70, 4 at 90, which cost
+    # a fifth more synthetic errors without a reference).
     dim_light_l: float = 80.0
     # A weak square (logit below this) that a clearly stronger neighbour's piece,
     # up to tall_piece_squares high, leans over is the neighbour's top. With a
@@ -57,8 +59,9 @@ class VisionConfig:
     # With a reference, a square that a far stronger neighbour (logit higher by
     # top_explain_gap) leans over, with a logit below top_explain_logit and its
     # whole disc in that neighbour's colour, is that neighbour's top (a top
-    # shows its own piece's colour). On the 2,000-scene accuracy run: 115 -> 124
-    # wrong (real pieces hidden behind a tall one of their colour), but a white
+    # shows its own piece's colour). On the 2,000-scene accuracy run: 115 -> 123
+    # wrong, held out 56 -> 62 (real pieces hidden behind a tall one of their
+    # colour), but a white
     # king's top over the next square (logits 3 to 5.5 against 17) no longer
     # reads as a piece in the reader's test video; any colour and a gap of 3,
     # as for lean_explain_logit, gives 133.

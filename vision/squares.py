@@ -547,8 +547,10 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     logit = model.logit(evidence.features)
     threshold = config.lean_explain_logit if reference is not None \
         else config.lean_explain_logit_board
-    labels = _colours(config, sampler, evidence, explain_leans(sampler, logit, threshold),
-                      logit if reference is not None else None)
+    labels, white_above = _colours(config, sampler, evidence,
+                                   explain_leans(sampler, logit, threshold))
+    if reference is not None:
+        labels = explain_tops(config, sampler, evidence, logit, labels, white_above)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))
 
@@ -576,22 +578,19 @@ def covered_by_neighbours(sampler: SquareSampler,
 
 
 def _colours(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
-             occupied: npt.NDArray[np.bool_], logit: FloatArray | None = None) -> list[str]:
+             occupied: npt.NDArray[np.bool_]) -> tuple[list[str], FloatArray]:
     """Colour of the occupied squares: blue by hue, then white or black by
     :func:`piece_lightness`, split between the two groups (:func:`white_thresholds`).
+    Returns the labels and, per square, the lightness above which a piece is white.
 
     A piece that a neighbour's piece leans over (see covered_by_neighbours) is
     measured on the far half of its disc only: the near half may show the
-    neighbour's top, which is often of the other colour. Given the ``logit``
-    (with a reference), such a square is read empty when its evidence is
-    weak (below top_explain_logit), a far stronger neighbour (by
-    top_explain_gap) leans over it, and its whole disc shows that
-    neighbour's colour: a top shows its own piece's colour, never another.
+    neighbour's top, which is often of the other colour.
     """
     labels = [EMPTY] * 64
     which = np.flatnonzero(occupied)
     if not len(which):
-        return labels
+        return labels, np.full(64, config.white_ratio, np.float32)
     pixels = evidence.pixels[which]
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
     hue = np.degrees(np.arctan2(pixels[..., 2], pixels[..., 1])) % 360
@@ -611,15 +610,31 @@ def _colours(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
             labels[i] = BLUE
         else:
             labels[i] = WHITE if lightness[i] > threshold[i] else BLACK
-    if logit is not None:
-        tops = covered & ~blue & (logit < config.top_explain_logit)
-        whole = piece_lightness(config, evidence, np.flatnonzero(tops))
-        for i in np.flatnonzero(tops):
-            shown = WHITE if whole[i] > threshold[i] else BLACK
-            stronger = occupied & (logit > logit[i] + config.top_explain_gap) & sampler.covers[:, i]
-            if any(labels[other] == shown for other in np.flatnonzero(stronger)):
-                labels[i] = EMPTY
-    return labels
+    return labels, threshold
+
+
+def explain_tops(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
+                 logit: FloatArray, labels: list[str], white_above: FloatArray) -> list[str]:
+    """Stage (with a reference): ``labels`` less the squares that show only a
+    neighbour's top.
+
+    A white or black square with weak evidence (logit below
+    top_explain_logit) that a far stronger neighbour (by top_explain_gap)
+    leans over is read empty when its whole disc shows that neighbour's
+    colour (lighter than ``white_above`` for white): a top shows its own
+    piece's colour, never another.
+    """
+    occupied = np.array([label != EMPTY for label in labels])
+    tops = (covered_by_neighbours(sampler, occupied) & (logit < config.top_explain_logit)
+            & np.array([label in (WHITE, BLACK) for label in labels]))
+    whole = piece_lightness(config, evidence, np.flatnonzero(tops))
+    out = list(labels)
+    for i in np.flatnonzero(tops):
+        shown = WHITE if whole[i] > white_above[i] else BLACK
+        stronger = occupied & (logit > logit[i] + config.top_explain_gap) & sampler.covers[:, i]
+        if any(labels[other] == shown for other in np.flatnonzero(stronger)):
+            out[i] = EMPTY
+    return out
 
 
 def _split(config: VisionConfig, values: FloatArray) -> float | None:
