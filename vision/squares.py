@@ -27,6 +27,7 @@ import numpy.typing as npt
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
 from vision.occupancy import board_model, reference_model
+from vision.outline_vote import outline_vote
 
 LOGGER = logging.getLogger(__name__)
 
@@ -260,6 +261,10 @@ FEATURES = 23  # length of a square's feature vector (see square_features)
 # and board_outline; with one, the REFERENCE_FEATURES of reference_features.
 REFERENCE_FEATURES = 18
 BOARD_OUTLINE = 2 * FEATURES - 1  # without a reference: the column of board_outline
+# Columns of square_features, each the fraction of the disc's weaker half
+# (the lesser of the far and near half): unlike the board allowing for a
+# shadow (6 Lab units), unlike it outright (10 units), lighter than it.
+UNLIKE_SHADOWED, UNLIKE_BOARD, LIGHTER = 0, 3, 5
 
 
 def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
@@ -547,12 +552,26 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     logit = model.logit(evidence.features)
     threshold = config.lean_explain_logit if reference is not None \
         else config.lean_explain_logit_board
-    labels, white_above = _colours(config, sampler, evidence,
-                                   explain_leans(sampler, logit, threshold))
+    occupied = explain_leans(sampler, logit, threshold)
+    if reference is None:
+        occupied = outline_vote(config, logit, occupied, evidence.features[:, BOARD_OUTLINE],
+                                sampler.light, sampler.covers, unexplained(config, evidence))
+    labels, white_above = _colours(config, sampler, evidence, occupied)
     if reference is not None:
         labels = explain_tops(config, sampler, evidence, logit, labels, white_above)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))
+
+
+def unexplained(config: VisionConfig, evidence: Evidence) -> npt.NDArray[np.bool_]:
+    """Squares (64,) whose change from the board is neither a shadow's (more
+    of the disc unlike the board than unlike a shadowed board) nor lit board
+    (much of the disc lighter than the board's model, as between hard shadows)."""
+    features = evidence.features
+    shadow = (features[:, UNLIKE_BOARD]
+              > features[:, UNLIKE_SHADOWED] - config.outline_shadow_margin)
+    lit = features[:, LIGHTER] >= config.outline_lit_fraction
+    return np.asarray(~shadow & ~lit)
 
 
 def explain_leans(sampler: SquareSampler, logit: FloatArray,

@@ -41,13 +41,6 @@ CONFIG = VisionConfig()
 PHOTOS = load_photos() if (samples_dir() / "labels.json").exists() else []
 
 
-# Squares still misread on the real photos (the target is none). Every other
-# photo must be read exactly; these must not get worse.
-KNOWN_MISREADS = {
-    "chessBoard005.jpg": 1, "chessBoard006.jpg": 1, "chessBoard010.jpg": 1, "chessBoard013.jpg": 1,
-}
-
-
 @pytest.mark.parametrize("photo", PHOTOS, ids=lambda p: p.path.name)
 def test_the_squares_of_each_real_photo(photo) -> None:  # type: ignore[no-untyped-def]
     image = cv2.imread(str(photo.path))
@@ -56,7 +49,7 @@ def test_the_squares_of_each_real_photo(photo) -> None:  # type: ignore[no-untyp
     reading = read_squares(CONFIG, make_sampler(CONFIG, geometry), warp(CONFIG, image, geometry))
     wrong = [f"{'abcdefgh'[c]}{8 - r}: {photo.grid[r][c]} read as {reading.grid[r][c]}"
              for r in range(8) for c in range(8) if reading.grid[r][c] != photo.grid[r][c]]
-    assert len(wrong) <= KNOWN_MISREADS.get(photo.path.name, 0), wrong
+    assert not wrong
 
 
 def accuracy(images: int, seed: int = 0, reference_every: int = 3

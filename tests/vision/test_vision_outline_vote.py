@@ -1,0 +1,114 @@
+"""The outline vote: a board's sure squares settle its unsure ones by outline."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision.config import VisionConfig
+from vision.outline_vote import outline_vote
+from vision.squares import LIGHTER, UNLIKE_BOARD, UNLIKE_SHADOWED, Evidence, unexplained
+
+CONFIG = VisionConfig()
+LIGHT = np.array([(i // 8 + i % 8) % 2 == 0 for i in range(64)])
+NO_COVERS = np.zeros((64, 64), bool)
+ALL_UNEXPLAINED = np.ones(64, bool)
+
+
+def board(pieces: dict[int, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Logits, occupancy and outlines of a clean board: sure empty squares with
+    a faint outline, sure pieces (square -> outline) with a clear one."""
+    logit = np.full(64, -10.0, np.float32)
+    outline = np.full(64, 0.04, np.float32)
+    for square, level in (pieces or {}).items():
+        logit[square], outline[square] = 8.0, level
+    return logit, logit > 0, outline
+
+
+def vote(logit: np.ndarray, occupied: np.ndarray, outline: np.ndarray,
+         covers: np.ndarray = NO_COVERS, free: np.ndarray = ALL_UNEXPLAINED,
+         config: VisionConfig = CONFIG) -> np.ndarray:
+    return outline_vote(config, logit, occupied, outline, LIGHT, covers, free)
+
+
+DARK_PIECES = {1: 1.2, 3: 1.0, 5: 1.4, 10: 1.1}  # b8 d8 f8 c7: dark squares
+
+
+def test_an_unsure_square_with_a_pieces_outline_is_a_piece() -> None:
+    logit, occupied, outline = board(DARK_PIECES)
+    logit[8], outline[8] = -3.6, 1.1  # a7, dark: the network missed it
+    out = vote(logit, occupied, outline)
+    assert out[8]
+    assert (out == (occupied | (np.arange(64) == 8))).all()
+
+
+def test_an_unsure_square_with_an_empty_outline_is_empty() -> None:
+    logit, occupied, outline = board(DARK_PIECES)
+    logit[40], occupied[40], outline[40] = 0.3, True, 0.1  # a3, dark: grain read as a piece
+    assert not vote(logit, occupied, outline)[40]
+
+
+def test_each_square_colour_is_settled_on_its_own() -> None:
+    logit, occupied, outline = board(DARK_PIECES | {0: 1.2, 2: 1.3})
+    logit[8], outline[8] = -3.6, 1.1  # a7, dark
+    logit[16], outline[16] = -3.0, 1.5  # a6, light
+    outline[24] = 0.4  # a sure empty dark square with some outline: dark empty level
+    # 3 x 0.4 is above the dark pieces' 0.6 x 1.0, so the outline does not divide them
+    out = vote(logit, occupied, outline)
+    assert not out[8]
+    assert out[16]
+
+
+def test_a_weak_square_between_the_levels_blocks_the_vote() -> None:
+    logit, occupied, outline = board(DARK_PIECES)
+    logit[8], outline[8] = -3.6, 1.1
+    logit[26], outline[26] = -2.0, 0.3  # c5, dark: above 3 x 0.04, below 0.6 x 1.0
+    assert (vote(logit, occupied, outline) == occupied).all()
+
+
+def test_a_neighbours_top_or_an_explained_change_does_not_become_a_piece() -> None:
+    logit, occupied, outline = board(DARK_PIECES)
+    logit[8], outline[8] = -3.6, 1.1
+    covers = NO_COVERS.copy()
+    covers[1, 8] = True  # the piece on b8 leans over a7
+    assert not vote(logit, occupied, outline, covers=covers)[8]
+    free = ALL_UNEXPLAINED.copy()
+    free[8] = False  # a7's change is a shadow's, or lit board
+    assert not vote(logit, occupied, outline, free=free)[8]
+
+
+def test_an_empty_board_uses_the_no_piece_level() -> None:
+    logit, occupied, outline = board()
+    logit[40], occupied[40], outline[40] = 0.3, True, 0.1
+    assert not vote(logit, occupied, outline).any()
+    logit[40], occupied[40], outline[40] = -1.0, False, 0.9  # above 0.6 x outline_no_piece
+    assert vote(logit, occupied, outline)[40]
+    high = dataclasses.replace(CONFIG, outline_no_piece=2.0)
+    assert not vote(logit, occupied, outline, config=high).any()
+
+
+@pytest.mark.parametrize("logit", [-5.0, 3.0])
+def test_only_unsure_squares_are_settled(logit: float) -> None:
+    logits, occupied, outline = board(DARK_PIECES)
+    logits[8], outline[8] = logit, 0.04 if logit > 0 else 1.1
+    occupied = logits > 0
+    assert (vote(logits, occupied, outline) == occupied).all()
+
+
+def evidence(rows: dict[int, tuple[float, float, float]]) -> Evidence:
+    features = np.zeros((64, 46), np.float32)
+    for square, (shadowed, board_, lighter) in rows.items():
+        features[square, [UNLIKE_SHADOWED, UNLIKE_BOARD, LIGHTER]] = shadowed, board_, lighter
+    none = np.zeros(1, np.float32)
+    return Evidence(none, none, none, none, features, LIGHT)
+
+
+def test_what_explains_a_change() -> None:
+    free = unexplained(CONFIG, evidence({
+        0: (0.15, 0.03, 0.04),  # a brown pawn on walnut: small changes, no shadow explains them
+        1: (0.14, 0.67, 0.0),  # a shadow: far from the board, close to a shadowed board
+        2: (0.6, 0.3, 0.45),  # lighter than the board in half the disc: lit board
+    }))
+    assert free[0] and not free[1] and not free[2]
