@@ -47,6 +47,29 @@ def test_camera_position_is_estimated_from_the_corners() -> None:
         assert abs(x - truth[0]) < 0.2 * truth[2] and abs(y - truth[1]) < 0.2 * truth[2]
 
 
+def test_camera_position_holds_still_when_a_straight_down_views_corners_wobble() -> None:
+    # Seen nearly straight down, the corners say almost nothing about the focal
+    # length; a pixel or two of error in them must not throw the camera across
+    # the room (it moved the lean of every piece, and misread real photos).
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        scene = synthetic.random_scene(rng, fraction=0.0, max_tilt_deg=3.0)
+        cam = np.array(scene.camera.position) * np.array([1.0, -1.0, 1.0])
+        s = scene.square_mm
+        truth = np.array([cam[0] / s + 4, cam[1] / s + 4, cam[2] / s])
+        corners = np.array(scene.geometry().corners)
+        side = np.ptp(corners, axis=0).max() / 8
+        for _ in range(10):
+            noisy = corners + rng.normal(0, 0.03 * side, corners.shape)
+            geometry = BoardGeometry(tuple(map(tuple, noisy)), scene.camera.size)  # type: ignore[arg-type]
+            x, y, h = geometry.camera_position()
+            assert abs(h - truth[2]) < 0.35 * truth[2], (h, truth)
+            # The lean of a piece top at a corner square, per square of height.
+            lean = np.array([0.5 - x, 0.5 - y]) / (h - 1)
+            true_lean = np.array([0.5 - truth[0], 0.5 - truth[1]]) / (truth[2] - 1)
+            assert np.linalg.norm(lean - true_lean) < 0.1, (lean, true_lean)
+
+
 def test_calibration_round_trip_and_broken_files(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("RAINDROP_CONFIG_DIR", str(tmp_path))
     assert load_calibration() is None
