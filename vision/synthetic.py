@@ -77,7 +77,7 @@ class Camera:
         w, h = self.size
         out = np.stack([self.focal * cam[:, 0] / z + w / 2,
                         self.focal * cam[:, 1] / z + h / 2], axis=1)
-        return np.clip(out, -20 * w, 20 * w)
+        return np.asarray(np.clip(out, -20 * w, 20 * w), np.float64)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -235,7 +235,7 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
         piece_colors=piece_colors,
         light=light,
         gradient=(rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35), rng.uniform(0.75, 1.15)),
-        tint=tuple(rng.uniform(0.9, 1.1, 3)),  # type: ignore[arg-type]
+        tint=tuple(rng.uniform(0.9, 1.1, 3)),
         table=tuple(int(v) for v in rng.integers(40, 220, 3)),  # type: ignore[arg-type]
         noise=rng.uniform(1.0, 5.0),
         blur=rng.uniform(0.0, 1.1),
@@ -298,12 +298,13 @@ def _board_texture(scene: Scene) -> tuple[Image, float]:
         # Wood grain: fine stripes along each square, alternating direction.
         grain_rng = np.random.default_rng(int(s * 7919))
         stripes = grain_rng.normal(0, 1, (size,)).astype(np.float32)
-        stripes = cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 1.5).ravel() * 9
+        stripes = np.asarray(cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 1.5).ravel() * 9,
+                             np.float32)
         along_x = np.broadcast_to(stripes[:, None], (size, size))
         along_y = along_x.T
-        cell = ((np.arange(size)[:, None] // int(s * _TEX)) + (np.arange(size)[None, :]
-                                                             // int(s * _TEX))) % 2
-        wood = np.where(cell == 0, along_x, along_y)
+        checker = ((np.arange(size)[:, None] // int(s * _TEX)) + (np.arange(size)[None, :]
+                                                                // int(s * _TEX))) % 2
+        wood = np.where(checker == 0, along_x, along_y)
         tex = np.clip(tex.astype(np.float32) + wood[..., None], 0, 255).astype(np.uint8)
     # Grain: low-frequency brightness variation, like wood or paper.
     grain = cv2.resize(np.random.default_rng(int(s * 1000)).normal(0, 6, (24, 24)),
@@ -413,8 +414,8 @@ def render(scene: Scene, seed: int = 0) -> Image:
         ground[:, 2] = 0
         cv2.fillPoly(hand_shadow, [np.round(cam.project(ground)).astype(np.int32)], 1.0)
     k = max(3, int(w / 250) | 1)
-    shadow = cv2.GaussianBlur(shadow, (k, k), 0)
-    hand_shadow = cv2.GaussianBlur(hand_shadow, (4 * k + 1, 4 * k + 1), 0)
+    shadow = np.asarray(cv2.GaussianBlur(shadow, (k, k), 0), np.float32)
+    hand_shadow = np.asarray(cv2.GaussianBlur(hand_shadow, (4 * k + 1, 4 * k + 1), 0), np.float32)
     darken = 1 - scene.shadow_strength * np.clip(shadow + 0.7 * hand_shadow, 0, 1)
     image = (image.astype(np.float32) * darken[..., None]).astype(np.uint8)
 
@@ -462,7 +463,7 @@ def render(scene: Scene, seed: int = 0) -> Image:
     gain = brightness * (1 + a * xs + b * ys)
     out = image.astype(np.float32) * gain[..., None] * np.array(scene.tint, np.float32)
     if scene.blur > 0.2:
-        out = cv2.GaussianBlur(out, (0, 0), scene.blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), scene.blur), out.dtype)
     out += rng.normal(0, scene.noise, out.shape).astype(np.float32)
     result = np.clip(out, 0, 255).astype(np.uint8)
     _ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
