@@ -70,23 +70,25 @@ class VisionConfig:
     # Without a reference, unsure squares (logit between these) are settled by
     # their round outline against the board's sure squares (vision.outline_vote):
     # empty at most outline_empty_factor x the strongest outline of a sure empty
-    # square (at least outline_floor), a piece at least outline_piece_factor x the
-    # weakest of a sure piece (outline_no_piece when there is none), when no
-    # square of that colour lies between. A square whose change is a shadow's
-    # (unlike the board by 10 Lab units in more of the disc's weaker half than
-    # unlike a shadowed board by 6, less outline_shadow_margin) or that is
-    # lighter than the board in outline_lit_fraction of that half does not
-    # become a piece. Chosen on the 2,000-scene accuracy run and the real photos
-    # (real: 4 wrong -> 0; synthetic: 1,045 -> 1,038) and checked on 1,000
-    # held-out scenes (461 -> 466). Without the shadow and lit checks synthetic
-    # errors rose by a fifth: cast shadows under a low light have curved edges.
+    # square (at least outline_floor); a piece at least outline_piece_factor x
+    # the weakest of a sure piece (outline_no_piece when there is none), when no
+    # square of that colour lies between the two levels, and only if no shadow
+    # explains outline_shadow_fraction of either disc half and no lit board
+    # outline_lit_fraction of both (see squares.unexplained); a square becomes
+    # empty by its outline even when some square lies between. Chosen on the
+    # 2,000-scene accuracy run and the real photos, checked on 1,000 held-out
+    # scenes: real photos 4 -> 0 wrong; synthetic 1,052 -> 1,047, held out
+    # 458 -> 451. Without the shadow and lit checks synthetic errors rose by
+    # a fifth: hard shadows have curved edges, and between them lit board.
     outline_sure_logits: tuple[float, float] = (-4.5, 2.5)
     outline_empty_factor: float = 3.0
     outline_piece_factor: float = 0.6
     outline_floor: float = 0.02
     outline_no_piece: float = 1.0
-    outline_shadow_margin: float = 0.05
-    outline_lit_fraction: float = 0.3
+    outline_shadow_fraction: float = 0.1
+    outline_lit_fraction: float = 0.2
+    outline_lit_ratio: tuple[float, float] = (1.08, 1.6)
+    outline_lit_chroma: float = 10.0
     # Blue: chosen on the accuracy run's first 600 synthetic scenes (blue/not-blue
     # mistakes 11 -> 4 of about 15,000 pieces) and checked on 600 others (vision.fit's
     # seeds: 9 -> 3); no piece of the real photos is read blue.

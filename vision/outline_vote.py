@@ -8,15 +8,16 @@ network's logit far below or above 0) give the outline of an empty square
 and of a piece on this board, for each square colour on its own (grain
 differs between them).
 
-Where the outline divides all squares of that colour cleanly, every one of
-them at most ``outline_empty_factor`` times the strongest outline of a sure
-empty square, or at least ``outline_piece_factor`` times the weakest of a
-sure piece, an unsure square takes the side its outline is on. Without sure
-pieces on that colour the piece level is ``outline_no_piece``. A square
-becomes a piece this way only when nothing else explains its outline: no
-piece on a neighbouring square leans over it (its top), its change from the
-board is a shadow's, or its disc is mostly lighter than the board (lit board
-between hard shadows, whose edges are curved too).
+An unsure square whose outline is at most ``outline_empty_factor`` times the
+strongest outline of a sure empty square of its colour, and below the piece
+level, is empty. One whose
+outline is at least ``outline_piece_factor`` times the weakest of a sure
+piece (``outline_no_piece`` when that colour has none) is a piece, but only
+where the outline divides all squares of that colour cleanly (none lies
+between the two levels) and nothing else explains it: no piece on a
+neighbouring square leans over it (its top), no shadow and no lit board
+between shadows shows on it (:func:`vision.squares.unexplained`; hard
+shadows have curved edges too).
 
 Real photographs taken from above divide cleanly (in the 13 sample photos no
 square lies between the two levels); synthetic scenes under a low, hard light
@@ -64,12 +65,12 @@ def outline_vote(config: VisionConfig, logit: FloatArray, occupied: BoolArray,
                                                          config.outline_floor)
         piece_level = config.outline_piece_factor * (
             float(outline[sure_piece].min()) if sure_piece.any() else config.outline_no_piece)
-        between = colour & (outline > empty_level) & (outline < piece_level)
-        if empty_level >= piece_level or between.any():
+        if empty_level >= piece_level:
             continue
+        clean = not (colour & (outline > empty_level) & (outline < piece_level)).any()
         for square in np.flatnonzero(unsure & colour):
-            if (not out[square] and outline[square] >= piece_level and unexplained[square]
-                    and not leaned_over[square]):
+            if (clean and not out[square] and outline[square] >= piece_level
+                    and unexplained[square] and not leaned_over[square]):
                 LOGGER.debug("square %d: a piece by its outline (logit %.2f)", square,
                              logit[square])
                 out[square] = True

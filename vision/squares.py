@@ -261,10 +261,6 @@ FEATURES = 23  # length of a square's feature vector (see square_features)
 # and board_outline; with one, the REFERENCE_FEATURES of reference_features.
 REFERENCE_FEATURES = 18
 BOARD_OUTLINE = 2 * FEATURES - 1  # without a reference: the column of board_outline
-# Columns of square_features, each the fraction of the disc's weaker half
-# (the lesser of the far and near half): unlike the board allowing for a
-# shadow (6 Lab units), unlike it outright (10 units), lighter than it.
-UNLIKE_SHADOWED, UNLIKE_BOARD, LIGHTER = 0, 3, 5
 
 
 def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
@@ -555,7 +551,8 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     occupied = explain_leans(sampler, logit, threshold)
     if reference is None:
         occupied = outline_vote(config, logit, occupied, evidence.features[:, BOARD_OUTLINE],
-                                sampler.light, sampler.covers, unexplained(config, evidence))
+                                sampler.light, sampler.covers,
+                                unexplained(config, sampler, evidence))
     labels, white_above = _colours(config, sampler, evidence, occupied)
     if reference is not None:
         labels = explain_tops(config, sampler, evidence, logit, labels, white_above)
@@ -563,14 +560,30 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     return SquareReading(grid, tuple(float(v) for v in logit))
 
 
-def unexplained(config: VisionConfig, evidence: Evidence) -> npt.NDArray[np.bool_]:
-    """Squares (64,) whose change from the board is neither a shadow's (more
-    of the disc unlike the board than unlike a shadowed board) nor lit board
-    (much of the disc lighter than the board's model, as between hard shadows)."""
-    features = evidence.features
-    shadow = (features[:, UNLIKE_BOARD]
-              > features[:, UNLIKE_SHADOWED] - config.outline_shadow_margin)
-    lit = features[:, LIGHTER] >= config.outline_lit_fraction
+def unexplained(config: VisionConfig, sampler: SquareSampler,
+                evidence: Evidence) -> npt.NDArray[np.bool_]:
+    """Squares (64,) whose change from the board neither a shadow nor lit
+    board explains, in either half of the disc: a shadow (pixels unlike the
+    board by 10 Lab units, but like it darkened as a shadow darkens it) in
+    outline_shadow_fraction of a half, or lit board (lighter than the board's
+    model by a factor in outline_lit_ratio, its colour within
+    outline_lit_chroma) in outline_lit_fraction of both halves. Hard shadows
+    have curved edges, and between them the board looks lit. A white piece
+    on a dark square is far lighter than lit board, and on a light square whiter.
+    """
+    pixels, expected = evidence.pixels, evidence.expected
+    ratio = pixels[..., 0] / np.maximum(expected[..., 0], 5.0)
+    in_shadow = (ratio >= config.dark_ratio) & (ratio <= config.shadow_ratio)
+    shade = np.where(in_shadow, ratio, np.float32(1.0))
+    raw_d2 = np.square(pixels - expected).sum(axis=2)
+    shadowed_d2 = np.square(pixels - expected * shade[..., None]).sum(axis=2)
+    shadow_px = (raw_d2 > 100.0) & (shadowed_d2 <= 36.0)
+    chroma = np.hypot(pixels[..., 1] - expected[..., 1], pixels[..., 2] - expected[..., 2])
+    low, high = config.outline_lit_ratio
+    lit_px = (ratio > low) & (ratio < high) & (chroma < config.outline_lit_chroma)
+    halves = np.stack([shadow_px, lit_px], axis=1).astype(np.float32) @ sampler.halves
+    shadow = halves[:, 0].max(axis=1) >= config.outline_shadow_fraction
+    lit = halves[:, 1].min(axis=1) >= config.outline_lit_fraction
     return np.asarray(~shadow & ~lit)
 
 

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
+from vision.geometry import BoardGeometry
 from vision.outline_vote import outline_vote
-from vision.squares import LIGHTER, UNLIKE_BOARD, UNLIKE_SHADOWED, Evidence, unexplained
+from vision.squares import Evidence, make_sampler, unexplained
 
 CONFIG = VisionConfig()
 LIGHT = np.array([(i // 8 + i % 8) % 2 == 0 for i in range(64)])
@@ -61,11 +62,14 @@ def test_each_square_colour_is_settled_on_its_own() -> None:
     assert out[16]
 
 
-def test_a_weak_square_between_the_levels_blocks_the_vote() -> None:
+def test_a_square_between_the_levels_stops_promotions_not_demotions() -> None:
     logit, occupied, outline = board(DARK_PIECES)
-    logit[8], outline[8] = -3.6, 1.1
+    logit[8], outline[8] = -3.6, 1.1  # a7, dark: would become a piece
     logit[26], outline[26] = -2.0, 0.3  # c5, dark: above 3 x 0.04, below 0.6 x 1.0
-    assert (vote(logit, occupied, outline) == occupied).all()
+    logit[40], occupied[40], outline[40] = 0.3, True, 0.1  # a3, dark: empty by its outline
+    out = vote(logit, occupied, outline)
+    assert not out[8] and not out[26]
+    assert not out[40]
 
 
 def test_a_neighbours_top_or_an_explained_change_does_not_become_a_piece() -> None:
@@ -97,18 +101,22 @@ def test_only_unsure_squares_are_settled(logit: float) -> None:
     assert (vote(logits, occupied, outline) == occupied).all()
 
 
-def evidence(rows: dict[int, tuple[float, float, float]]) -> Evidence:
-    features = np.zeros((64, 46), np.float32)
-    for square, (shadowed, board_, lighter) in rows.items():
-        features[square, [UNLIKE_SHADOWED, UNLIKE_BOARD, LIGHTER]] = shadowed, board_, lighter
-    none = np.zeros(1, np.float32)
-    return Evidence(none, none, none, none, features, LIGHT)
-
-
 def test_what_explains_a_change() -> None:
-    free = unexplained(CONFIG, evidence({
-        0: (0.15, 0.03, 0.04),  # a brown pawn on walnut: small changes, no shadow explains them
-        1: (0.14, 0.67, 0.0),  # a shadow: far from the board, close to a shadowed board
-        2: (0.6, 0.3, 0.45),  # lighter than the board in half the disc: lit board
-    }))
-    assert free[0] and not free[1] and not free[2]
+    sampler = make_sampler(CONFIG, BoardGeometry(((0, 0), (256, 0), (256, 256), (0, 256)),
+                                                 (256, 256)))
+    n = sampler.disc.shape[1]
+    expected = np.zeros((64, 1, 3), np.float32)
+    expected[:] = (45.0, 8.0, 20.0)  # walnut, Lab
+    pixels = np.repeat(expected, n, axis=1).copy()
+    rng = np.random.default_rng(1)
+    pixels[0, :, 1:] += rng.uniform(-6, 6, (n, 2))  # a brown pawn on walnut: near, but not it
+    far = sampler.halves[1, :, 0] > 0
+    pixels[1, far] *= 0.7  # a shadow over half the disc: darker, the same colour
+    pixels[2, :, 0] *= 1.25  # lit board: lighter, the same colour
+    pixels[3, :, :] = (95.0, 0.0, 5.0)  # a white piece on the dark square
+    pixels[4, :, 0] *= 1.2
+    pixels[4, :, 2] -= 15.0  # a whitish piece, a little lighter than the square
+    evidence = Evidence(np.zeros(1, np.float32), pixels, expected, expected[:, 0],
+                        np.zeros((64, 46), np.float32), LIGHT)
+    free = unexplained(CONFIG, sampler, evidence)
+    assert free[0] and not free[1] and not free[2] and free[3] and free[4]
