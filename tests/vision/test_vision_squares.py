@@ -5,10 +5,10 @@ with no reference, and with an empty-board reference for a third of them);
 ``RAINDROP_FULL=1`` renders 2,000 (``python -m benchmarks.bench_vision
 --images 2000`` reads every one of them both ways). With a reference the issue's
 target, at most 0.1% of squares wrong, is met on the benchmark's 2,000 scenes
-(0.096%) and on a held-out set; without one it is not (0.82%). The bounds
-below sit above the measured level (150 scenes: 0.062% with a reference, 0.79%
-without; see docs/PERFORMANCE.md, "Camera reader") and guard against it
-getting worse.
+(0.098%) and on a held-out set (0.095%); without one it is not (0.82%). The
+bounds below sit above the measured level (150 scenes: 0.062% with a
+reference, 0.80% without; see docs/PERFORMANCE.md, "Camera reader") and guard
+against it getting worse.
 """
 
 from __future__ import annotations
