@@ -181,6 +181,7 @@ def focal_length(board_to_image: FloatArray, longer_side: int) -> float:
     focal = prior / math.sqrt(v) if v > 0 else 5.0 * longer_side
     return min(max(focal, 0.3 * longer_side), 5.0 * longer_side)
 
+
 def warp(config: VisionConfig, image: Image, geometry: BoardGeometry) -> Image:
     """The top-down board with its margin, rank 8 at the top.
 

@@ -263,6 +263,26 @@ REFERENCE_FEATURES = 18
 BOARD_OUTLINE = 2 * FEATURES - 1  # without a reference: the column of board_outline
 
 
+def shadow_distances(config: VisionConfig, pixels: FloatArray, expected: FloatArray
+                     ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per disc pixel (Lab): its lightness over the empty board's, its squared
+    distance from the board, and from the board darkened as much when that
+    ratio is one a shadow gives (dark_ratio to shadow_ratio): a shadow darkens
+    the board but keeps its colour."""
+    ratio = pixels[..., 0] / np.maximum(expected[..., 0], 5.0)
+    in_shadow = (ratio >= config.dark_ratio) & (ratio <= config.shadow_ratio)
+    shade = np.where(in_shadow, ratio, np.float32(1.0))
+    raw_d2 = np.zeros(ratio.shape, np.float32)
+    shadowed_d2 = np.zeros(ratio.shape, np.float32)
+    for channel in range(3):
+        want = expected[..., channel]
+        got = pixels[..., channel]
+        raw_d2 += np.square(got - want)
+        shadowed_d2 += np.square(got - want * shade)
+    return (np.asarray(ratio, np.float32), np.asarray(raw_d2, np.float32),
+            np.asarray(shadowed_d2, np.float32))
+
+
 def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatArray,
                     expected: FloatArray, edges: FloatArray, base: FloatArray,
                     base_expected: FloatArray, base_edges: FloatArray) -> FloatArray:
@@ -277,17 +297,7 @@ def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatA
     quarters, of pixels unlike the empty board, and of edge pixels; a base rings
     the whole square, a neighbour's lean or shadow one side.
     """
-    exp_l = np.maximum(expected[..., 0], 5.0)
-    ratio = pixels[..., 0] / exp_l
-    in_shadow = (ratio >= config.dark_ratio) & (ratio <= config.shadow_ratio)
-    shade = np.where(in_shadow, ratio, np.float32(1.0))
-    raw_d2 = np.zeros(ratio.shape, np.float32)
-    scaled2 = np.zeros(ratio.shape, np.float32)
-    for channel in range(3):
-        want = expected[..., channel]
-        got = pixels[..., channel]
-        raw_d2 += np.square(got - want)
-        scaled2 += np.square(got - want * shade)
+    ratio, raw_d2, scaled2 = shadow_distances(config, pixels, expected)
     tests = np.stack([
         scaled2 > 36.0, scaled2 > 144.0, scaled2 > 576.0, raw_d2 > 100.0,
         ratio < config.dark_ratio, ratio > 1.08, ratio < 0.92,
@@ -572,11 +582,7 @@ def unexplained(config: VisionConfig, sampler: SquareSampler,
     on a dark square is far lighter than lit board, and on a light square whiter.
     """
     pixels, expected = evidence.pixels, evidence.expected
-    ratio = pixels[..., 0] / np.maximum(expected[..., 0], 5.0)
-    in_shadow = (ratio >= config.dark_ratio) & (ratio <= config.shadow_ratio)
-    shade = np.where(in_shadow, ratio, np.float32(1.0))
-    raw_d2 = np.square(pixels - expected).sum(axis=2)
-    shadowed_d2 = np.square(pixels - expected * shade[..., None]).sum(axis=2)
+    ratio, raw_d2, shadowed_d2 = shadow_distances(config, pixels, expected)
     shadow_px = (raw_d2 > 100.0) & (shadowed_d2 <= 36.0)
     chroma = np.hypot(pixels[..., 1] - expected[..., 1], pixels[..., 2] - expected[..., 2])
     low, high = config.outline_lit_ratio
