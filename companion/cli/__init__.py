@@ -24,6 +24,7 @@ CORE_COMMANDS = (
     "companion.cli.play",
     "companion.cli.resume",
     "companion.cli.replay",
+    "companion.cli.games",
 )
 
 

@@ -90,6 +90,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="A complete Raindropchess game for two players at one terminal. "
                     "Type 'help' in the game for the commands. Every action is journaled; "
                     "after a crash, 'raindrop resume' continues the game.")
+    parser.add_argument("--game", default="raindropchess", metavar="GAME",
+                        help="the game: raindropchess (default) or one of 'raindrop games "
+                             "list', played on the screen with typed turns")
+    parser.add_argument("options", nargs="*", metavar="KEY=VALUE",
+                        help="with --game: the game's named options ('raindrop games options "
+                             "GAME')")
     parser.add_argument("--seed", type=int, help="shuffle the decks reproducibly from this "
                                                   "number (default: a secure random shuffle)")
     parser.add_argument("--clock", metavar="MIN+SEC",
@@ -133,6 +139,13 @@ def make_now() -> tuple[Callable[[], float], FakeClock | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game.strip().lower() != "raindropchess":
+        from companion.cli.play_games import run_game
+
+        return run_game(args)
+    if args.options:
+        raise CommandError(f"unexpected {args.options[0]!r}: KEY=VALUE options go with "
+                           f"--game (Raindropchess takes its house rules as --flags)")
     rules = rules_from_args(args)
     clock = None
     if args.clock:

@@ -162,6 +162,10 @@ class GameRules(Protocol[P]):
         """The start position; :class:`OptionError` for an unknown option or bad value."""
         ...
 
+    def check_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        """Every option's value with defaults filled in; :class:`OptionError`."""
+        ...
+
     def parse(self, text: str) -> P:
         """Position text (lenient as the rules file allows) -> position; :class:`PositionError`."""
         ...

@@ -135,7 +135,7 @@ def test_record_round_trip_and_errors() -> None:
     assert back.session.result == session.result
     assert back.tags["Black"] == "Ann"
     bad = text.replace("2. white c1", "2. white a1")
-    with pytest.raises(RecordError, match="line .*: white a1"):
+    with pytest.raises(RecordError, match=r"line .*: white a1"):
         read_record(bad)
     with pytest.raises(RecordError, match="it is white's turn, not black's"):
         read_record(text.replace("2. white c1", "2. black c1"))
