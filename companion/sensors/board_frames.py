@@ -35,6 +35,9 @@ class Hello:
     capabilities: tuple[str, ...]
     scan_hz: int
     debounce: int
+    boot: str = ""  # names the power-up; "" from firmware 1.0
+    session: str = ""  # the sid of the HI this answers; "" when sent at boot
+    rotation: int = 0  # 180: the board sits turned round (White at the wiring's rank 8)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +122,9 @@ def decode_device_frame(kind: str, seq: int, fields: list[str]) -> DeviceMessage
         return Beat(seq, uptime, mask, rate)
     if kind == protocol.HELLO:
         proto, firmware, board_id, caps, scan_hz, debounce = protocol.decode_hello(fields)
-        return Hello(seq, proto, firmware, board_id, tuple(caps), scan_hz, debounce)
+        boot, session, rotation = protocol.decode_hello_session(fields)
+        return Hello(seq, proto, firmware, board_id, tuple(caps), scan_hz, debounce, boot,
+                     session, rotation)
     if kind == protocol.TEST:
         stuck, dead, checked, columns = protocol.decode_test(fields)
         return SelfTestReport(seq, chess.SquareSet(stuck), chess.SquareSet(dead),
