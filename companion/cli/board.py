@@ -207,7 +207,8 @@ def run_monitor(args: argparse.Namespace) -> int:
             stats = session.reader.stats()
             print(f"{stats.snapshots} snapshots; frames {stats.frames} good, "
                   f"{stats.bad_crc + stats.malformed + stats.rejected} damaged, "
-                  f"{stats.lost} lost; {stats.connects} connection(s)")
+                  f"{stats.lost} lost, {stats.stale + stats.duplicates} stale (replayed or "
+                  f"reordered, dropped); {stats.connects} connection(s)")
     finally:
         stop_demo.set()
         if simulated is not None:
