@@ -82,12 +82,14 @@ def turn_byte(value):
 def turn_mask(mask):
     """A 64-square mask turned round (180 degrees): square n becomes square 63 - n."""
     out = 0
-    for square in range(64):
-        if (mask >> square) & 1:
-            out |= 1 << (63 - square)
+    for r in range(8):  # rank r, bits reversed, becomes rank 7 - r
+        out = (out << 8) | _TURNED[(mask >> (8 * r)) & 0xFF]
     return out
 
 
 def turn_pattern(pattern):
     """A 64-character LED pattern turned round (square n <-> 63 - n)."""
     return "".join([pattern[63 - square] for square in range(64)])
+
+
+_TURNED = bytes([turn_byte(value) for value in range(256)])

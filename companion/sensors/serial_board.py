@@ -197,6 +197,7 @@ class SerialBoardReader:
         self._boot: str | None = None  # the board's power-up id, kept across reconnects
         self._session_id = ""
         self._regreet = False
+        self._awaiting_hello = False  # a HI is out: its HELLO is taken whatever its number
         self._stale_run = 0
         self._active_command: _Command | None = None
         self._want_snapshot = False
@@ -453,7 +454,7 @@ class SerialBoardReader:
                 if tries == 3:
                     raise _Disconnected(f"no answer from a board on {port}; retrying")
                 tries += 1
-                self._write(protocol.encode_hi(self._next_tx(), self._session_id))
+                self._greet()
                 deadline = now + self.config.handshake_s
             data = ser.read(ser.in_waiting or 1)
             if data:
@@ -465,6 +466,10 @@ class SerialBoardReader:
                 self._service(now)
                 if now - self._last_frame > self.config.silence_s:
                     raise _Disconnected(f"board on {port} went silent; reconnecting")
+
+    def _greet(self) -> None:
+        self._awaiting_hello = True
+        self._write(protocol.encode_hi(self._next_tx(), self._session_id))
 
     def _on_connected(self, port: str) -> None:
         hello = self._hello
@@ -488,7 +493,7 @@ class SerialBoardReader:
         """Send what the outbox holds, and report a snapshot once settled."""
         if self._regreet:
             self._regreet = False
-            self._write(protocol.encode_hi(self._next_tx(), self._session_id))
+            self._greet()
         if self._want_snapshot:
             self._want_snapshot = False
             self._write(protocol.encode_get(self._next_tx()))
@@ -563,15 +568,15 @@ class SerialBoardReader:
     def _on_hello(self, hello: Hello) -> None:
         """A HELLO (re)starts the window on the board's numbers; a new boot id is a restart.
 
-        A HELLO answering this connection's HI (its ``sid``) is taken whatever its
-        number; one answering another HI is stale; one sent at power-up is taken
+        The first HELLO answering this connection's latest HI (its ``sid``) is taken
+        whatever its number; one answering another HI is stale; any other is taken
         unless it is behind the window of the same power-up (a replay).
         """
         ours = bool(hello.session) and hello.session == self._session_id
         last = self._rx_seq
         same_boot = bool(hello.boot) and hello.boot == self._boot
-        if not ours and (bool(hello.session) or (
-                same_boot and last is not None and not protocol.seq_fresh(last, hello.seq))):
+        behind = same_boot and last is not None and not protocol.seq_fresh(last, hello.seq)
+        if (not ours and bool(hello.session)) or (behind and not (ours and self._awaiting_hello)):
             self._stale += 1
             LOGGER.info("%s: dropped a stale HELLO (seq %02X)", self.name, hello.seq)
             return
@@ -583,6 +588,8 @@ class SerialBoardReader:
         self._hello = hello
         self._rx_seq = hello.seq
         self._stale_run = 0
+        if ours:
+            self._awaiting_hello = False
         if hello.boot:
             self._boot = hello.boot
             if not ours:

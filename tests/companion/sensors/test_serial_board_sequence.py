@@ -140,3 +140,26 @@ def test_a_command_the_board_calls_stale_is_sent_again_in_a_new_session(
     assert fake_device.kinds().count("LED") == 2
     assert len(set(board.sessions)) == 2  # greeted again with a fresh session id
     assert reader.stats().device_errors == 1
+
+
+def test_a_replayed_answer_to_our_greeting_does_not_move_the_window_back(
+        fake_device: FakeDevice, recorder: Recorder, reader_for) -> None:
+    board = ModernBoard(fake_device, 0x01)
+    reader = reader_for(fake_device.port, recorder, **FAST)
+    assert recorder.wait_snapshot(0x01)
+    assert eventually(lambda: reader.hello is not None and bool(reader.hello.session))
+    answer = reader.hello
+    assert answer is not None
+    middle = fake_device.next_seq()
+    fake_device.send(P.encode_snap(middle, 0x01))
+    for _ in range(3):
+        fake_device.send(P.encode_beat(fake_device.next_seq(), 2, 0x01, 400))
+    assert eventually(lambda: reader.stats().device_updates >= 5)
+    # The HELLO that answered our HI, replayed, then a SNAP from just after it.
+    fake_device.send(P.encode_hello(answer.seq, "1.1.0", "FAKE", ["seq"], 400, 5, BOOT,
+                                    answer.session, 0))
+    fake_device.send(P.encode_snap(middle, 0xF000))
+    fake_device.send(P.encode_beat(fake_device.next_seq(), 3, 0x01, 400))
+    assert eventually(lambda: reader.stats().stale >= 2)
+    assert 0xF000 not in recorder.masks() and reader.stats().reboots == 0
+    assert board.sessions
