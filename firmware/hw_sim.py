@@ -7,7 +7,7 @@ test can replay a piece being lifted, slid or bounced scan by scan:
     M <16 hex mask> [HOLD]   switches that magnets close now (queued, default hold 1)
     STUCK <16 hex mask>      switches that are stuck closed
     DEAD <16 hex mask>       switches that never close
-    SHORT <2 hex>            columns shorted to ground (read closed with no row driven)
+    SHORT <2 hex>            columns shorted to ground (read closed with every row idle)
     STALL <ms>               hang the scan loop (the simulated watchdog then resets)
 
 The LEDs are written to a file (one line, the 64-character pattern) so a test
@@ -99,7 +99,7 @@ class SimHardware:
         mask_to_rows(closed, rows)
 
     def columns_idle(self):
-        """Columns that read closed with no row driven (shorted to ground)."""
+        """Columns that read closed with every row idle (shorted to ground)."""
         self._read_control()
         return self.short_columns
 

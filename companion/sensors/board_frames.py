@@ -77,7 +77,7 @@ class SelfTestReport:
         lines = [f"checked {len(self.checked)} squares"]
         if self.columns_low:
             files = [chess.FILE_NAMES[f] for f in range(8) if self.columns_low & (1 << f)]
-            lines.append("columns reading closed with no row driven (short to ground): "
+            lines.append("columns reading closed with every row idle (short to ground): "
                          + ", ".join(files))
         if self.stuck:
             lines.append("stuck closed: " + ", ".join(chess.square_name(s) for s in self.stuck))
