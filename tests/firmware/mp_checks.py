@@ -449,6 +449,14 @@ def device_sequence_window():
     kinds = [(f[0], f[2][0]) for f in link.take()]
     check(kinds == [("ERR", "stale"), ("OK", "3F")], "old session %r" % (kinds,))
     check(dev.host_session == "0000BBBB", "a replayed HI took the session back")
+    # The same companion reconnecting numbers on: its frames from before are behind.
+    link.inbox = (protocol.encode_led(90, "Y" * 64) + protocol.encode_hi(100, "0000CCCC")
+                  + protocol.encode_led(90, "M" * 64) + protocol.encode_led(101, "W" * 64))
+    steps(dev, 8)
+    kinds = [(f[0], f[2][0]) for f in link.take()]
+    check(kinds == [("OK", "5A"), ("HELLO", "proto=1"), ("SNAP", kinds[2][1]),
+                    ("ERR", "stale"), ("OK", "65")], "reconnect %r" % (kinds,))
+    check(hw.pattern == "W" * 64, "a frame from before the reconnect was carried out")
     # A host without sids (an older companion) still works: each HI starts afresh.
     link.inbox = protocol.encode_hi(5) + protocol.encode_get(6)
     steps(dev, 6)
