@@ -6,16 +6,39 @@ serial on the Pico, a pty in tests). The protocol is ``protocol.py``, the same
 file the host imports. See docs/protocol.md.
 """
 
+import os
 import time
 
 import protocol
-from scanner import Debouncer, rows_to_mask
+from scanner import Debouncer, rows_to_mask, turn_byte, turn_mask, turn_pattern
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"
 DEFAULT_SCAN_HZ = 400
 DEFAULT_DEBOUNCE = 5
 DEFAULT_BEAT_MS = 1000
 SELFTEST_SETTLE_SCANS = 3
+RETIRED_SESSIONS = 4  # earlier host sessions remembered, so a replayed HI cannot revive one
+
+
+def new_boot_id():
+    """8 hex digits naming this power-up (the host sees a new one as a restart)."""
+    try:
+        raw = os.urandom(4)
+    except (AttributeError, OSError):  # a port without a random source
+        ticks = time.ticks_us()
+        raw = bytes([(ticks >> shift) & 0xFF for shift in (24, 16, 8, 0)])
+    value = 0
+    for byte in raw:
+        value = (value << 8) | byte
+    return protocol.hex_fixed(value, 8)
+
+
+def parse_settings(text):
+    """The rotation kept in the board's settings file ("rot=180"); 0 when unset or unreadable."""
+    for line in text.split("\n"):
+        if line.strip() == "rot=180":
+            return 180
+    return 0
 
 
 class SelfTest:
@@ -60,6 +83,17 @@ class Device:
         self.debouncer = Debouncer(debounce)
         self.parser = protocol.FrameParser(self._on_frame)
         self.seq = 0
+        self.boot_id = new_boot_id()
+        self.host_session = None  # the sid of the host's HI; None: no host yet
+        self.host_seq = None  # the last sequence number accepted from the host
+        self._retired = []
+        self.maintenance = False  # set by a MAINT naming this board: run() returns
+        self.faults = 0  # commands the firmware failed on (a bug; answered ERR fault)
+        self.rotation = 0
+        try:
+            self.rotation = parse_settings(hw.load_settings())
+        except Exception:  # a damaged settings file: the default orientation
+            self.rotation = 0
         self.raw = bytearray(8)
         self.mask = 0
         self.leds = protocol.LED_OFF * 64
@@ -76,14 +110,23 @@ class Device:
         self.seq = protocol.next_seq(self.seq)
 
     def send_hello(self):
-        caps = ["selftest", "wdt"]
+        caps = ["selftest", "wdt", "seq", "maint", "rot"]
         if self.hw.has_leds:
             caps.append("leds")
         self._send(protocol.encode_hello(self.seq, FIRMWARE_VERSION, self.board_id, caps,
-                                         self.scan_hz, self.debouncer.scans))
+                                         self.scan_hz, self.debouncer.scans, self.boot_id,
+                                         self.host_session or "", self.rotation))
+
+    def game_mask(self, mask):
+        """A mask in the wiring's squares as the game's squares (the board may sit turned)."""
+        return turn_mask(mask) if self.rotation == 180 else mask
 
     def send_snap(self):
-        self._send(protocol.encode_snap(self.seq, self.mask))
+        self._send(protocol.encode_snap(self.seq, self.game_mask(self.mask)))
+
+    def _show_host_leds(self):
+        pattern = turn_pattern(self.leds) if self.rotation == 180 else self.leds
+        return self.hw.show_leds(pattern)
 
     def _send_err(self, code, host_seq, detail):
         self._send(protocol.encode_err(self.seq, code, host_seq, detail))
@@ -91,46 +134,109 @@ class Device:
     # --- input --------------------------------------------------------------
 
     def _on_frame(self, kind, seq, fields):
+        """Carry out one verified frame; nothing a host sends may escape from here."""
         try:
             if kind == protocol.HI:
-                protocol.decode_hi(fields)
-                self.send_hello()
-                self.send_snap()
-            elif kind == protocol.GET:
-                self.send_snap()
-            elif kind == protocol.LED:
-                self.leds = protocol.decode_led(fields)
-                sweeping = self.selftest is not None and self.selftest.sweeping
-                if not sweeping and not self.hw.show_leds(self.leds):
-                    self._send_err(protocol.ERR_HW, seq, "no LEDs fitted")
-                    return
-                self._send(protocol.encode_ok(self.seq, seq))
-            elif kind == protocol.CFG:
-                scan_hz, debounce, beat_ms = protocol.decode_cfg(fields)
-                if scan_hz:
-                    self.scan_hz = scan_hz
-                if debounce:
-                    self.debouncer.set_scans(debounce)
-                if beat_ms:
-                    self.beat_ms = beat_ms
-                self._send(protocol.encode_ok(self.seq, seq))
-            elif kind == protocol.RUNTEST:
-                ranks, sweep_ms = protocol.decode_runtest(fields)
-                if self.selftest is not None:
-                    self._send_err(protocol.ERR_BUSY, seq, "a self-test is running")
-                    return
-                self._send(protocol.encode_ok(self.seq, seq))
-                self._start_selftest(seq, ranks, sweep_ms)
-            else:
-                self._send_err(protocol.ERR_UNKNOWN, seq, kind)
+                self._on_hi(seq, fields)
+            elif self._fresh(seq):
+                self._command(kind, seq, fields)
         except protocol.FrameError as error:
             self._send_err(protocol.ERR_ARG, seq, str(error))
+        except Exception as error:  # a firmware bug: answer and go on (the loop must not stop)
+            self.faults += 1
+            try:
+                self._send_err(protocol.ERR_FAULT, seq, "%s %s" % (type(error).__name__, error))
+            except Exception:
+                pass
+
+    def _fresh(self, seq):
+        """Accept a command only when its sequence number follows the last one (no replays)."""
+        last = self.host_seq
+        if last is not None and not protocol.seq_fresh(last, seq):
+            self._send_err(protocol.ERR_STALE, seq, "seq %s is not after %s"
+                           % (protocol.hex_fixed(seq, 2), protocol.hex_fixed(last, 2)))
+            return False
+        self.host_seq = seq
+        return True
+
+    def _on_hi(self, seq, fields):
+        """HI starts (or repeats) a host session; the sid keeps the window across reconnects."""
+        _, session = protocol.decode_hi(fields)
+        if session and session == self.host_session:
+            if not self._fresh(seq):
+                return  # a replayed HI of the current session
+        elif session and session in self._retired:
+            self._send_err(protocol.ERR_STALE, seq, "session %s is over" % session)
+            return
+        else:
+            if self.host_session:
+                self._retired.append(self.host_session)
+                if len(self._retired) > RETIRED_SESSIONS:
+                    self._retired.pop(0)
+            self.host_session = session or None
+            self.host_seq = seq
+        self.send_hello()
+        self.send_snap()
+
+    def _command(self, kind, seq, fields):
+        if kind == protocol.GET:
+            self.send_snap()
+        elif kind == protocol.LED:
+            self.leds = protocol.decode_led(fields)
+            sweeping = self.selftest is not None and self.selftest.sweeping
+            if not sweeping and not self._show_host_leds():
+                self._send_err(protocol.ERR_HW, seq, "no LEDs fitted")
+                return
+            self._send(protocol.encode_ok(self.seq, seq))
+        elif kind == protocol.CFG:
+            scan_hz, debounce, beat_ms, rotation = protocol.decode_cfg(fields)
+            if scan_hz:
+                self.scan_hz = scan_hz
+            if debounce:
+                self.debouncer.set_scans(debounce)
+            if beat_ms:
+                self.beat_ms = beat_ms
+            self._send(protocol.encode_ok(self.seq, seq))
+            if rotation >= 0 and rotation != self.rotation:
+                self._set_rotation(rotation)
+        elif kind == protocol.RUNTEST:
+            ranks, sweep_ms = protocol.decode_runtest(fields)
+            if self.selftest is not None:
+                self._send_err(protocol.ERR_BUSY, seq, "a self-test is running")
+                return
+            self._send(protocol.encode_ok(self.seq, seq))
+            if self.rotation == 180:
+                ranks = turn_byte(ranks)
+            self._start_selftest(seq, ranks, sweep_ms)
+        elif kind == protocol.MAINT:
+            board = protocol.decode_maint(fields)
+            if board != self.board_id:
+                self._send_err(protocol.ERR_ARG, seq, "this board is %s, not %s"
+                               % (self.board_id, board))
+                return
+            self._send(protocol.encode_ok(self.seq, seq))
+            self.maintenance = True
+        else:
+            self._send_err(protocol.ERR_UNKNOWN, seq, kind)
+
+    def _set_rotation(self, rotation):
+        """Turn the board round: kept in the settings file, the host told by a SNAP."""
+        self.rotation = rotation
+        self.hw.save_settings("rot=%d\n" % rotation)
+        sweeping = self.selftest is not None and self.selftest.sweeping
+        if not sweeping:
+            self._show_host_leds()
+        self.send_snap()
 
     def poll_link(self):
         data = self.link.read()
         if data:
             bad = self.parser.bad_frames
-            self.parser.feed(data)
+            try:
+                self.parser.feed(data)
+            except Exception:  # the parser is pure and tested; still, never stop the loop
+                self.faults += 1
+                self.parser.reset()
             if self.parser.bad_frames != bad:
                 self._send_err(protocol.ERR_CRC, -1, "frame dropped")
 
@@ -164,9 +270,13 @@ class Device:
         test = self.selftest
         self.selftest = None
         dead = test.dead() if test.sweeping else 0
-        self._send(protocol.encode_test(self.seq, test.stuck, dead, test.checked,
-                                        test.columns_low))
-        self.hw.show_leds(self.leds)
+        columns = test.columns_low
+        if self.rotation == 180:
+            columns = turn_byte(columns)
+        self._send(protocol.encode_test(self.seq, self.game_mask(test.stuck),
+                                        self.game_mask(dead), self.game_mask(test.checked),
+                                        columns))
+        self._show_host_leds()
 
     # --- the loop -----------------------------------------------------------
 
@@ -191,12 +301,12 @@ class Device:
         self.hw.feed()
 
     def run(self, max_steps=-1):
-        """Scan at ``scan_hz`` forever (or ``max_steps`` times), sleeping between scans."""
+        """Scan at ``scan_hz`` until a MAINT names this board (or ``max_steps`` times)."""
         self.send_hello()
         self.send_snap()
         next_scan = time.ticks_us()
         steps = 0
-        while steps != max_steps:
+        while steps != max_steps and not self.maintenance:
             self.step()
             steps += 1
             period = 1000000 // self.scan_hz

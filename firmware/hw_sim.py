@@ -7,7 +7,7 @@ test can replay a piece being lifted, slid or bounced scan by scan:
     M <16 hex mask> [HOLD]   switches that magnets close now (queued, default hold 1)
     STUCK <16 hex mask>      switches that are stuck closed
     DEAD <16 hex mask>       switches that never close
-    SHORT <2 hex>            columns shorted to ground (read closed with no row driven)
+    SHORT <2 hex>            columns shorted to ground (read closed with every row idle)
     STALL <ms>               hang the scan loop (the simulated watchdog then resets)
 
 The LEDs are written to a file (one line, the 64-character pattern) so a test
@@ -29,8 +29,11 @@ class WatchdogReset(Exception):
 class SimHardware:
     """The hardware layer of ``device.Device`` with a simulated matrix."""
 
-    def __init__(self, control_path=None, leds=True, led_file=None, wdt_ms=2000):
+    def __init__(self, control_path=None, leds=True, led_file=None, wdt_ms=2000,
+                 settings_path=None):
         self.has_leds = leds
+        self.settings_path = settings_path  # the simulated flash (None: memory only)
+        self.settings = ""
         self.led_file = led_file
         self.wdt_ms = wdt_ms
         self.magnets = 0
@@ -96,7 +99,7 @@ class SimHardware:
         mask_to_rows(closed, rows)
 
     def columns_idle(self):
-        """Columns that read closed with no row driven (shorted to ground)."""
+        """Columns that read closed with every row idle (shorted to ground)."""
         self._read_control()
         return self.short_columns
 
@@ -109,6 +112,23 @@ class SimHardware:
             with open(self.led_file, "w") as out:
                 out.write(pattern + "\n")
         return True
+
+    def load_settings(self):
+        """The board's kept settings ("" when none were saved)."""
+        if self.settings_path:
+            try:
+                with open(self.settings_path) as source:
+                    self.settings = source.read()
+            except OSError:
+                self.settings = ""
+        return self.settings
+
+    def save_settings(self, text):
+        """Keep the settings (in the settings file, if given: it outlives a replug)."""
+        self.settings = text
+        if self.settings_path:
+            with open(self.settings_path, "w") as out:
+                out.write(text)
 
     def feed(self):
         """Feed the simulated watchdog; raises WatchdogReset after a stall."""

@@ -68,3 +68,28 @@ def mask_to_rows(mask, rows):
     """Fill eight row bytes from a 64-square mask."""
     for r in range(8):
         rows[r] = (mask >> (8 * r)) & 0xFF
+
+
+def turn_byte(value):
+    """An 8-bit value with its bits in reverse order (file a <-> h, or rank 1 <-> 8)."""
+    out = 0
+    for bit in range(8):
+        if value & (1 << bit):
+            out |= 1 << (7 - bit)
+    return out
+
+
+def turn_mask(mask):
+    """A 64-square mask turned round (180 degrees): square n becomes square 63 - n."""
+    out = 0
+    for r in range(8):  # rank r, bits reversed, becomes rank 7 - r
+        out = (out << 8) | _TURNED[(mask >> (8 * r)) & 0xFF]
+    return out
+
+
+def turn_pattern(pattern):
+    """A 64-character LED pattern turned round (square n <-> 63 - n)."""
+    return "".join([pattern[63 - square] for square in range(64)])
+
+
+_TURNED = bytes([turn_byte(value) for value in range(256)])

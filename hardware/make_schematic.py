@@ -36,8 +36,9 @@ def svg() -> str:
     add(f'<rect width="{width}" height="{height}" fill="white"/>')
     add('<text x="20" y="30" font-size="18" font-weight="bold">Raindropchess reed-switch '
         'board: 8x8 matrix, one diode per switch</text>')
-    add('<text x="20" y="52">Rows (ranks) are driven low one at a time; columns (files) are '
-        'read with pull-ups. Diode band (cathode) toward the row.</text>')
+    add('<text x="20" y="52">Rows (ranks) are driven low one at a time, idle rows high; columns '
+        '(files) are read with 10 kOhm pull-ups to 3V3. Diode band (cathode) toward the row.'
+        '</text>')
     # The Pico.
     px, py, ph = 30, top - 20, 8 * cell + 200
     add(f'<rect x="{px}" y="{py}" width="150" height="{ph}" fill="#e8f4e8" stroke="black"/>')
@@ -61,8 +62,8 @@ def svg() -> str:
         add(f'<text x="{px + 80}" y="{wire_y + 4}" font-size="10" fill="#0030b0">GP{gp} '
             f'({"abcdefgh"[f]})</text>')
         add(f'<text x="{x + 4}" y="{bottom + 30}" fill="#0030b0">GP{gp}</text>')
-    add(f'<text x="{px + 10}" y="{bottom + 10}">columns, with</text>')
-    add(f'<text x="{px + 10}" y="{bottom + 24}">internal pull-ups:</text>')
+    add(f'<text x="{px + 10}" y="{bottom + 10}">columns, each with</text>')
+    add(f'<text x="{px + 10}" y="{bottom + 24}">10 kOhm to 3V3 (pin 36):</text>')
     # One switch + diode at every crossing.
     for r in range(8):
         for f in range(8):
@@ -94,6 +95,8 @@ def svg() -> str:
         'serpentine: rank 1 a->h, rank 2 h->a, ...</text>')
     add(f'<text x="20" y="{ly + 36}">LED 5 V and GND from VBUS (pin 40) and GND; 1000 uF across '
         'the strip supply; 100 nF at the level shifter.</text>')
+    add(f'<text x="20" y="{ly + 50}">74AHCT125 unused buffers: inputs 2A, 3A, 4A (pins 5, 9, 12) '
+        'to GND, /OE2-/OE4 (pins 4, 10, 13) to 5 V, outputs 6, 8, 11 open.</text>')
     add(f'<text x="20" y="{ly + 62}" font-weight="bold">Maintenance jumper</text>')
     add(f'<text x="20" y="{ly + 80}">GP{pins["jumper"]} (pin 29) to GND at power-up: the '
         'firmware does not start (see firmware/README.md).</text>')

@@ -1,4 +1,5 @@
-"""``raindrop board monitor|selftest|leds``: the reed-switch board from the command line."""
+"""``raindrop board monitor|selftest|leds|rotation|maintenance``: the reed-switch board
+from the command line."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ LOGGER = logging.getLogger(__name__)
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "board", help="the reed-switch sensing board: live view, self-test, LEDs",
+        "board", help="the reed-switch sensing board: live view, self-test, LEDs, rotation",
         description="Talk to the reed-switch board (a Raspberry Pi Pico on USB). Without "
                     "--port the board is found by its USB id.")
     commands = parser.add_subparsers(dest="board_command", metavar="ACTION", required=True)
@@ -63,6 +64,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     leds.add_argument("--last", default="", metavar="SQUARES")
     leds.add_argument("--pattern", default="", help="64 characters, a1..h8")
     leds.set_defaults(func=run_leds)
+
+    rotation = commands.add_parser(
+        "rotation", help="show or set which way round the board sits",
+        description="An empty board cannot show which side is White, so the board keeps "
+                    "this setting (in its flash, across power-ups). 0: White sits at the "
+                    "wiring's rank 1 (a1 at White's left, as the build guide wires it). "
+                    "180: the board is turned round, White sits at the wiring's rank 8; "
+                    "the board then reports and lights squares the game's way. Without a "
+                    "value the current setting is shown.")
+    _add_port(rotation)
+    rotation.add_argument("degrees", nargs="?", type=int, choices=protocol.ROTATIONS,
+                          help="0 or 180")
+    rotation.set_defaults(func=run_rotation)
+
+    maintenance = commands.add_parser(
+        "maintenance", help="restart the board without its firmware, to update it",
+        description="The firmware ignores Ctrl-C, so mpremote cannot stop it. This restarts "
+                    "the board into maintenance mode for one boot (no firmware, no "
+                    "watchdog, the MicroPython REPL free); firmware/deploy.sh calls it. The "
+                    "next power-up starts the firmware again.")
+    _add_port(maintenance)
+    maintenance.set_defaults(func=run_maintenance)
 
 
 def _add_port(parser: argparse.ArgumentParser) -> None:
@@ -176,11 +199,16 @@ def run_monitor(args: argparse.Namespace) -> int:
             session.connect(args.timeout)
             if simulated is not None:
                 threading.Thread(target=_demo, args=(simulated, stop_demo), daemon=True).start()
+            hello = session.reader.hello
+            if hello is not None and hello.rotation:
+                print(f"(the board is set to rotation {hello.rotation}: squares are shown "
+                      "the game's way)")
             _watch(session, args.count, args.seconds)
             stats = session.reader.stats()
             print(f"{stats.snapshots} snapshots; frames {stats.frames} good, "
                   f"{stats.bad_crc + stats.malformed + stats.rejected} damaged, "
-                  f"{stats.lost} lost; {stats.connects} connection(s)")
+                  f"{stats.lost} lost, {stats.stale + stats.duplicates} stale (replayed or "
+                  f"reordered, dropped); {stats.connects} connection(s)")
     finally:
         stop_demo.set()
         if simulated is not None:
@@ -268,6 +296,37 @@ def run_selftest(args: argparse.Namespace) -> int:
             raise CommandError(str(error)) from None
     print(report.describe())
     return 0 if report.passed else 1
+
+
+def run_rotation(args: argparse.Namespace) -> int:
+    with _Session(args.port, print_status=False) as session:
+        session.connect(args.timeout)
+        hello = session.reader.hello
+        assert hello is not None
+        if args.degrees is not None:
+            try:
+                hello = session.reader.set_rotation(args.degrees, timeout=args.timeout)
+            except SerialBoardError as error:
+                raise CommandError(str(error)) from None
+    if "rot" not in hello.capabilities:
+        raise CommandError(f"board {hello.board_id} (firmware {hello.firmware}) has no "
+                           "rotation setting: flash the firmware from this release")
+    where = "rank 8 (turned round)" if hello.rotation == 180 else "rank 1"
+    print(f"board {hello.board_id}: rotation {hello.rotation} (White sits at the wiring's "
+          f"{where})")
+    return 0
+
+
+def run_maintenance(args: argparse.Namespace) -> int:
+    with _Session(args.port, print_status=False) as session:
+        session.connect(args.timeout)
+        try:
+            board_id = session.reader.enter_maintenance(timeout=args.timeout)
+        except SerialBoardError as error:
+            raise CommandError(str(error)) from None
+    print(f"board {board_id} restarts in maintenance mode (firmware stopped for one boot); "
+          "use mpremote now")
+    return 0
 
 
 def run_leds(args: argparse.Namespace) -> int:

@@ -35,6 +35,9 @@ class Hello:
     capabilities: tuple[str, ...]
     scan_hz: int
     debounce: int
+    boot: str = ""  # names the power-up; "" from firmware 1.0
+    session: str = ""  # the sid of the HI this answers; "" when sent at boot
+    rotation: int = 0  # 180: the board sits turned round (White at the wiring's rank 8)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +77,7 @@ class SelfTestReport:
         lines = [f"checked {len(self.checked)} squares"]
         if self.columns_low:
             files = [chess.FILE_NAMES[f] for f in range(8) if self.columns_low & (1 << f)]
-            lines.append("columns reading closed with no row driven (short to ground): "
+            lines.append("columns reading closed with every row idle (short to ground): "
                          + ", ".join(files))
         if self.stuck:
             lines.append("stuck closed: " + ", ".join(chess.square_name(s) for s in self.stuck))
@@ -119,7 +122,9 @@ def decode_device_frame(kind: str, seq: int, fields: list[str]) -> DeviceMessage
         return Beat(seq, uptime, mask, rate)
     if kind == protocol.HELLO:
         proto, firmware, board_id, caps, scan_hz, debounce = protocol.decode_hello(fields)
-        return Hello(seq, proto, firmware, board_id, tuple(caps), scan_hz, debounce)
+        boot, session, rotation = protocol.decode_hello_session(fields)
+        return Hello(seq, proto, firmware, board_id, tuple(caps), scan_hz, debounce, boot,
+                     session, rotation)
     if kind == protocol.TEST:
         stuck, dead, checked, columns = protocol.decode_test(fields)
         return SelfTestReport(seq, chess.SquareSet(stuck), chess.SquareSet(dead),

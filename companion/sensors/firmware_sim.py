@@ -86,6 +86,7 @@ class SimulatedBoard:
         self._dir = Path(tempfile.mkdtemp(prefix="raindrop-board-"))
         self.port = str(self._dir / "ttyRAINDROP")
         self.led_file = self._dir / "leds"
+        self.settings_file = self._dir / "settings"  # the board's flash: outlives a replug
         self.magnets = 0
         self._process: subprocess.Popen[bytes] | None = None
         self._control: int | None = None
@@ -116,6 +117,7 @@ class SimulatedBoard:
             "--control", f"/dev/fd/{read_end}", "--led-file", str(self.led_file),
             "--id", opts.board_id, "--hz", str(opts.scan_hz), "--db", str(opts.debounce),
             "--beat", str(opts.beat_ms), "--wdt", str(opts.watchdog_ms),
+            "--settings", str(self.settings_file),
         ]
         if not opts.leds:
             command.append("--no-leds")

@@ -50,7 +50,8 @@ GET = "GET"
 LED = "LED"
 CFG = "CFG"
 RUNTEST = "RUNTEST"
-HOST_KINDS = (HI, GET, LED, CFG, RUNTEST)
+MAINT = "MAINT"
+HOST_KINDS = (HI, GET, LED, CFG, RUNTEST, MAINT)
 
 # One character per square in an LED frame: off and seven colours.
 LED_CHARS = ".RGBYWCM"
@@ -62,6 +63,8 @@ ERR_UNKNOWN = "unknown"  # an unknown command kind
 ERR_ARG = "arg"  # a command's arguments were out of range or malformed
 ERR_BUSY = "busy"  # a self-test is already running
 ERR_HW = "hw"  # a hardware fault (LED strip missing, ...)
+ERR_STALE = "stale"  # a command's sequence number is not after the last one (a replay)
+ERR_FAULT = "fault"  # the firmware failed on a command (a bug; the loop goes on)
 
 # Limits for the CFG command (checked by the firmware, shown by the host).
 SCAN_HZ_MIN = 50
@@ -70,6 +73,12 @@ DEBOUNCE_MIN = 1
 DEBOUNCE_MAX = 50
 BEAT_MS_MIN = 100
 BEAT_MS_MAX = 10000
+ROTATIONS = (0, 180)  # how the board sits: 180 = turned round, White at the wiring's rank 8
+
+# Sequence numbers are 8 bits. A frame is fresh when its number is 1 to
+# SEQ_WINDOW - 1 ahead of the last one accepted from that sender; a repeat or
+# one up to 256 - SEQ_WINDOW behind is stale (a replayed or reordered frame).
+SEQ_WINDOW = 128
 
 _HEX = "0123456789ABCDEF"
 
@@ -162,6 +171,25 @@ def next_seq(seq: int) -> int:
 def seq_gap(last: int, new: int) -> int:
     """How many frames were lost between ``last`` and ``new`` (0: none; 255: a repeat)."""
     return (new - last - 1) & 0xFF
+
+
+def seq_ahead(last: int, new: int) -> int:
+    """How far ``new`` is after ``last`` (0: a repeat; SEQ_WINDOW and more: behind)."""
+    return (new - last) & 0xFF
+
+
+def seq_fresh(last: int, new: int) -> bool:
+    """Whether ``new`` may follow ``last``: 1 to ``SEQ_WINDOW - 1`` ahead (lost frames allowed)."""
+    ahead = (new - last) & 0xFF
+    return 0 < ahead < SEQ_WINDOW
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every character a field may not hold ('$', '*', control, non-ASCII) as '?'."""
+    out = []
+    for ch in text:
+        out.append(ch if " " <= ch <= "~" and ch != "$" and ch != "*" else "?")
+    return "".join(out)
 
 
 def _valid_token(token: str) -> bool:
@@ -315,12 +343,23 @@ def _need(fields: list[str], count: int, kind: str) -> None:
 # --- Device to host -----------------------------------------------------------
 
 def encode_hello(seq: int, firmware: str, board_id: str, caps: list[str],
-                 scan_hz: int, debounce: int) -> bytes:
-    """HELLO: who the device is. Sent at boot and in answer to HI."""
-    return encode_frame(HELLO, seq, [
-        "proto=%d" % PROTOCOL_VERSION, "fw=" + firmware, "id=" + board_id,
-        "caps=" + ",".join(caps), "hz=%d" % scan_hz, "db=%d" % debounce,
-    ])
+                 scan_hz: int, debounce: int, boot: str = "", session: str = "",
+                 rotation: int = -1) -> bytes:
+    """HELLO: who the device is. Sent at boot and in answer to HI.
+
+    ``boot`` names this power-up (a new one means the board restarted),
+    ``session`` echoes the ``sid`` of the HI answered, ``rotation`` is how the
+    board is set to sit (-1: not said).
+    """
+    fields = ["proto=%d" % PROTOCOL_VERSION, "fw=" + firmware, "id=" + board_id,
+              "caps=" + ",".join(caps), "hz=%d" % scan_hz, "db=%d" % debounce]
+    if boot:
+        fields.append("boot=" + boot)
+    if session:
+        fields.append("sid=" + session)
+    if rotation >= 0:
+        fields.append("rot=%d" % rotation)
+    return encode_frame(HELLO, seq, fields)
 
 
 def decode_hello(fields: list[str]) -> tuple[int, str, str, list[str], int, int]:
@@ -332,6 +371,13 @@ def decode_hello(fields: list[str]) -> tuple[int, str, str, list[str], int, int]
     caps = [c for c in kv.get("caps", "").split(",") if c]
     return (proto, kv.get("fw", "?"), kv.get("id", "?"), caps,
             parse_uint(kv.get("hz", "0"), "hz"), parse_uint(kv.get("db", "0"), "db"))
+
+
+def decode_hello_session(fields: list[str]) -> tuple[str, str, int]:
+    """``(boot, session, rotation)`` of a HELLO ("" and 0 where a firmware does not say)."""
+    kv = parse_kv(fields)
+    rotation = parse_uint(kv.get("rot", "0"), "rot", 0, 359)
+    return kv.get("boot", ""), kv.get("sid", ""), rotation
 
 
 def encode_snap(seq: int, mask: int) -> bytes:
@@ -382,10 +428,19 @@ def decode_ok(fields: list[str]) -> int:
 
 
 def encode_err(seq: int, code: str, host_seq: int, detail: str) -> bytes:
-    """ERR: a command was refused (``host_seq`` -1 when its sequence is unknown)."""
-    words = [w for w in detail.split(" ") if w]
+    """ERR: a command was refused (``host_seq`` -1 when its sequence is unknown).
+
+    Always fits :data:`MAX_FRAME`: characters a field cannot hold become '?',
+    and a detail too long for the frame (it may quote the bad field) is cut,
+    ending in "..".
+    """
     fields = [code, "--" if host_seq < 0 else hex_fixed(host_seq, 2)]
-    fields.extend(words)
+    # Frame = '$' + body + '*' + 8 CRC digits + '\n'; body = "ERR SS CODE HS DETAIL".
+    room = MAX_FRAME - 11 - len("ERR 00 ") - len(code) - 3 - 1
+    text = " ".join([w for w in clean_text(detail).split(" ") if w])
+    if len(text) > room:
+        text = text[:room - 2].rstrip(" ") + ".."
+    fields.extend([w for w in text.split(" ") if w])
     return encode_frame(ERR, seq, fields)
 
 
@@ -399,15 +454,25 @@ def decode_err(fields: list[str]) -> tuple[str, int, str]:
 
 # --- Host to device -----------------------------------------------------------
 
-def encode_hi(seq: int) -> bytes:
-    """HI: the host's greeting; the device answers HELLO and then a SNAP."""
-    return encode_frame(HI, seq, ["proto=%d" % PROTOCOL_VERSION])
+def encode_hi(seq: int, session: str = "") -> bytes:
+    """HI: the host's greeting; the device answers HELLO and then a SNAP.
+
+    ``session`` (8 hex digits, new for every connection) starts the device's
+    window for the host's sequence numbers; the HELLO answering it echoes it.
+    """
+    fields = ["proto=%d" % PROTOCOL_VERSION]
+    if session:
+        fields.append("sid=" + session)
+    return encode_frame(HI, seq, fields)
 
 
-def decode_hi(fields: list[str]) -> int:
-    """The protocol version the host speaks."""
-    kv = parse_kv(fields)
-    return parse_uint(kv.get("proto", "0"), "proto", 0, 9999)
+def decode_hi(fields: list[str]) -> tuple[int, str]:
+    """``(protocol version, session)`` of a HI (session "" from an older host)."""
+    kv = parse_kv(fields)  # unknown keys are ignored, as in HELLO
+    session = kv.get("sid", "")
+    if session:
+        parse_hex(session, 8, "sid")
+    return parse_uint(kv.get("proto", "0"), "proto", 0, 9999), session
 
 
 def encode_get(seq: int) -> bytes:
@@ -437,8 +502,10 @@ def decode_led_pattern(pattern: str) -> str:
     return pattern
 
 
-def encode_cfg(seq: int, scan_hz: int = 0, debounce: int = 0, beat_ms: int = 0) -> bytes:
-    """CFG: set scan rate, debounce scans and heartbeat period (0 = leave unchanged)."""
+def encode_cfg(seq: int, scan_hz: int = 0, debounce: int = 0, beat_ms: int = 0,
+               rotation: int = -1) -> bytes:
+    """CFG: set scan rate, debounce scans, heartbeat period (0 = leave unchanged) and
+    the board's rotation (0 or 180, kept by the board across power-ups; -1 = unchanged)."""
     fields = []
     if scan_hz:
         fields.append("hz=%d" % scan_hz)
@@ -446,19 +513,29 @@ def encode_cfg(seq: int, scan_hz: int = 0, debounce: int = 0, beat_ms: int = 0) 
         fields.append("db=%d" % debounce)
     if beat_ms:
         fields.append("beat=%d" % beat_ms)
+    if rotation >= 0:
+        fields.append("rot=%d" % rotation)
     return encode_frame(CFG, seq, fields)
 
 
-def decode_cfg(fields: list[str]) -> tuple[int, int, int]:
-    """``(scan_hz, debounce, beat_ms)``, 0 where not given; :class:`FrameError` if out of range."""
+def decode_cfg(fields: list[str]) -> tuple[int, int, int, int]:
+    """``(scan_hz, debounce, beat_ms, rotation)``: 0 (rotation -1) where not given.
+
+    :class:`FrameError` for an unknown key or a value out of range.
+    """
     kv = parse_kv(fields)
     for key in kv:
-        if key not in ("hz", "db", "beat"):
+        if key not in ("hz", "db", "beat", "rot"):
             raise FrameError("unknown CFG key %r" % key)
     scan_hz = parse_uint(kv["hz"], "hz", SCAN_HZ_MIN, SCAN_HZ_MAX) if "hz" in kv else 0
     debounce = parse_uint(kv["db"], "db", DEBOUNCE_MIN, DEBOUNCE_MAX) if "db" in kv else 0
     beat_ms = parse_uint(kv["beat"], "beat", BEAT_MS_MIN, BEAT_MS_MAX) if "beat" in kv else 0
-    return scan_hz, debounce, beat_ms
+    rotation = -1
+    if "rot" in kv:
+        rotation = parse_uint(kv["rot"], "rot", 0, 180)
+        if rotation not in ROTATIONS:
+            raise FrameError("rot: %d is not 0 or 180" % rotation)
+    return scan_hz, debounce, beat_ms, rotation
 
 
 def encode_runtest(seq: int, ranks: int, sweep_ms: int) -> bytes:
@@ -473,6 +550,20 @@ def decode_runtest(fields: list[str]) -> tuple[int, int]:
     if ranks == 0:
         raise FrameError("RUNTEST names no rank")
     return ranks, parse_uint(fields[1], "sweep ms", 0, 600000)
+
+
+def encode_maint(seq: int, board_id: str) -> bytes:
+    """MAINT: restart the board into maintenance mode (it must name the board's id)."""
+    return encode_frame(MAINT, seq, ["id=" + board_id])
+
+
+def decode_maint(fields: list[str]) -> str:
+    """The board id a MAINT frame names."""
+    _need(fields, 1, MAINT)
+    kv = parse_kv(fields)
+    if "id" not in kv or not kv["id"]:
+        raise FrameError("MAINT must name the board: id=BOARD_ID")
+    return kv["id"]
 
 
 def ranks_mask(ranks: int) -> int:

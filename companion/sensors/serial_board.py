@@ -6,12 +6,19 @@ every frame (CRC, grammar, sequence: bad frames are counted and dropped, never
 acted on), notices a lost board (I/O error or missing heartbeats) and
 reconnects with a full resync. A snapshot is reported only once the board has
 held it for ``settle_s`` (hands and sliding pieces never reach the game).
+
+Sequence numbers are checked both ways: a device frame that is not 1 to 127
+ahead of the last one accepted (a replayed or reordered frame) is dropped, and
+every connection greets the board with a new session id (``sid``), so the
+board refuses the host's own replayed commands and a HELLO answering another
+greeting is not taken for this one. See docs/protocol.md.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +55,7 @@ LOGGER = logging.getLogger(__name__)
 
 PICO_VID = 0x2E8A  # Raspberry Pi
 MICROPYTHON_PID = 0x0005  # MicroPython's CDC on the Pico
+STALE_RUN_REGREET = 3  # stale device frames in a row before the host greets the board again
 
 
 class SerialBoardError(BoardSourceError):
@@ -83,6 +91,7 @@ class ReaderStats:
     rejected: int
     lost: int
     duplicates: int
+    stale: int  # device frames dropped as replayed or reordered (behind the window)
     device_errors: int
     connects: int
     reboots: int
@@ -119,6 +128,24 @@ class FrameProtocol(serial.threaded.Protocol):
 
     def connection_lost(self, exc: BaseException | None) -> None:
         self.lost = exc
+
+
+def new_session_id() -> str:
+    """A fresh ``sid`` for a HI: 8 random upper-case hex digits."""
+    return secrets.token_hex(4).upper()
+
+
+class _Command:
+    """A host command that waits for the board's OK (a rotation, maintenance)."""
+
+    def __init__(self, build: Callable[[int], bytes], regreet: bool) -> None:
+        self.build = build
+        self.regreet = regreet  # greet again after the OK (a fresh HELLO shows the change)
+        self.host_seq = -1
+        self.sent_at = 0.0
+        self.acked = False
+        self.done = threading.Event()
+        self.error = ""
 
 
 class _SelfTestRequest:
@@ -161,11 +188,18 @@ class SerialBoardReader:
         self._leds_dirty = False
         self._leds_pending: tuple[int, float] | None = None
         self._selftests: list[_SelfTestRequest] = []
+        self._commands: list[_Command] = []
         # Session state (reader thread only).
         self._serial: Any = None
         self._hello: Hello | None = None
         self._tx_seq = 0
-        self._rx_seq: int | None = None
+        self._rx_seq: int | None = None  # kept across reconnects: the window survives them
+        self._boot: str | None = None  # the board's power-up id, kept across reconnects
+        self._session_id = ""
+        self._regreet = False
+        self._awaiting_hello = False  # a HI is out: its HELLO is taken whatever its number
+        self._stale_run = 0
+        self._active_command: _Command | None = None
         self._want_snapshot = False
         self._last_frame = 0.0
         self._pending_mask: int | None = None
@@ -175,6 +209,7 @@ class SerialBoardReader:
         # Counters.
         self._lost = 0
         self._duplicates = 0
+        self._stale = 0
         self._device_errors = 0
         self._connects = 0
         self._reboots = 0
@@ -258,13 +293,60 @@ class SerialBoardReader:
             raise SerialBoardError(f"the board refused the self-test: {request.error}")
         return request.report
 
+    def set_rotation(self, rotation: int, timeout: float = 10.0) -> Hello:
+        """Tell the board how it sits (0, or 180: turned round); it keeps this across power-ups.
+
+        Returns the board's HELLO after the change.
+        """
+        if rotation not in protocol.ROTATIONS:
+            raise SerialBoardError(f"the rotation must be 0 or 180, not {rotation}")
+        hello = self._need_capability("rot", "a rotation setting")
+        self._run_command(_Command(lambda seq: protocol.encode_cfg(seq, rotation=rotation),
+                                   regreet=True), timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            hello = self.hello or hello
+            if hello.rotation == rotation:
+                return hello
+            time.sleep(0.01)
+        raise SerialBoardError("the board did not confirm its new rotation")
+
+    def enter_maintenance(self, timeout: float = 10.0) -> str:
+        """Restart the board into maintenance mode (for ``mpremote``); returns its id."""
+        hello = self._need_capability("maint", "a maintenance command")
+        board_id = hello.board_id
+        self._run_command(_Command(lambda seq: protocol.encode_maint(seq, board_id),
+                                   regreet=False), timeout)
+        return board_id
+
+    def _need_capability(self, capability: str, what: str) -> Hello:
+        hello = self.hello
+        if hello is None:
+            raise SerialBoardError("the board is not connected")
+        if capability not in hello.capabilities:
+            raise SerialBoardError(f"board {hello.board_id} (firmware {hello.firmware}) has no "
+                                   f"{what}: flash the firmware from this release")
+        return hello
+
+    def _run_command(self, command: _Command, timeout: float) -> None:
+        with self._lock:
+            self._commands.append(command)
+        if not command.done.wait(timeout):
+            with self._lock:
+                if command in self._commands:
+                    self._commands.remove(command)
+            raise SerialBoardError("the board did not confirm the command in time")
+        if command.error:
+            raise SerialBoardError(f"the board refused the command: {command.error}")
+
     def stats(self) -> ReaderStats:
         """Counters: frames accepted and dropped (by reason), reconnects, snapshots."""
         parser = self._protocol.decoder.parser
         return ReaderStats(
             frames=parser.frames, bad_crc=parser.bad_crc, malformed=parser.malformed,
             overflow=parser.overflow, rejected=self._protocol.decoder.rejected,
-            lost=self._lost, duplicates=self._duplicates, device_errors=self._device_errors,
+            lost=self._lost, duplicates=self._duplicates, stale=self._stale,
+            device_errors=self._device_errors,
             connects=self._connects, reboots=self._reboots,
             device_updates=self._device_updates, snap_frames=self._snap_frames,
             snapshots=self._snapshots,
@@ -329,9 +411,14 @@ class SerialBoardReader:
             self._leds_dirty = self._leds is not None
             active = self._active_test
             self._active_test = None
+            command = self._active_command
+            self._active_command = None
         if active is not None:
             active.error = "the board disconnected during the self-test"
             active.done.set()
+        if command is not None:
+            command.error = "the board disconnected before it confirmed the command"
+            command.done.set()
         try:
             self._serial.close()
         except (serial.SerialException, OSError) as error:
@@ -354,7 +441,9 @@ class SerialBoardReader:
         ser = self._serial
         ser.reset_input_buffer()
         self._protocol.decoder.parser.reset()
-        self._rx_seq = None
+        self._session_id = new_session_id()  # a new window on the board for this connection
+        self._regreet = False
+        self._stale_run = 0
         self._pending_mask = None
         self._reported_mask = None
         tries = 0
@@ -365,7 +454,7 @@ class SerialBoardReader:
                 if tries == 3:
                     raise _Disconnected(f"no answer from a board on {port}; retrying")
                 tries += 1
-                self._write(protocol.encode_hi(self._next_tx()))
+                self._greet()
                 deadline = now + self.config.handshake_s
             data = ser.read(ser.in_waiting or 1)
             if data:
@@ -377,6 +466,10 @@ class SerialBoardReader:
                 self._service(now)
                 if now - self._last_frame > self.config.silence_s:
                     raise _Disconnected(f"board on {port} went silent; reconnecting")
+
+    def _greet(self) -> None:
+        self._awaiting_hello = True
+        self._write(protocol.encode_hi(self._next_tx(), self._session_id))
 
     def _on_connected(self, port: str) -> None:
         hello = self._hello
@@ -398,6 +491,9 @@ class SerialBoardReader:
 
     def _service(self, now: float) -> None:
         """Send what the outbox holds, and report a snapshot once settled."""
+        if self._regreet:
+            self._regreet = False
+            self._greet()
         if self._want_snapshot:
             self._want_snapshot = False
             self._write(protocol.encode_get(self._next_tx()))
@@ -416,11 +512,21 @@ class SerialBoardReader:
             test = None
             if self._active_test is None and self._selftests:
                 test = self._active_test = self._selftests.pop(0)
+            command = self._active_command
+            if command is None and self._commands:
+                command = self._active_command = self._commands.pop(0)
+            elif command is not None and (command.acked
+                                          or now - command.sent_at <= self.config.ack_s):
+                command = None  # confirmed, or still waiting for its OK
         if led_seq >= 0 and pattern is not None:
             self._write(protocol.encode_led(led_seq, pattern))
         if test is not None:
             test.host_seq = self._next_tx()
             self._write(protocol.encode_runtest(test.host_seq, test.ranks, test.sweep_ms))
+        if command is not None:  # new, or unconfirmed for a while: (re)send with a new number
+            command.host_seq = self._next_tx()
+            command.sent_at = now
+            self._write(command.build(command.host_seq))
         self._settle(now)
 
     def _settle(self, now: float) -> None:
@@ -460,12 +566,34 @@ class SerialBoardReader:
             self._on_device_error(message)
 
     def _on_hello(self, hello: Hello) -> None:
-        """A HELLO starts the sequence; one at seq 0 or out of sequence mid-session is a reboot."""
+        """A HELLO (re)starts the window on the board's numbers; a new boot id is a restart.
+
+        The first HELLO answering this connection's latest HI (its ``sid``) is taken
+        whatever its number; one answering another HI is stale; any other is taken
+        unless it is behind the window of the same power-up (a replay).
+        """
+        ours = bool(hello.session) and hello.session == self._session_id
         last = self._rx_seq
-        rebooted = self._connected.is_set() and (
-            hello.seq == 0 or last is None or protocol.seq_gap(last, hello.seq) != 0)
+        same_boot = bool(hello.boot) and hello.boot == self._boot
+        behind = same_boot and last is not None and not protocol.seq_fresh(last, hello.seq)
+        if (not ours and bool(hello.session)) or (behind and not (ours and self._awaiting_hello)):
+            self._stale += 1
+            LOGGER.info("%s: dropped a stale HELLO (seq %02X)", self.name, hello.seq)
+            return
+        if hello.boot:
+            rebooted = self._connected.is_set() and hello.boot != self._boot
+        else:  # firmware 1.0: no boot id; a HELLO at 0 or out of sequence is a restart
+            rebooted = self._connected.is_set() and (
+                hello.seq == 0 or last is None or protocol.seq_gap(last, hello.seq) != 0)
         self._hello = hello
         self._rx_seq = hello.seq
+        self._stale_run = 0
+        if ours:
+            self._awaiting_hello = False
+        if hello.boot:
+            self._boot = hello.boot
+            if not ours:
+                self._regreet = True  # a board just powered up has no window for us yet
         if rebooted:
             self._reboots += 1
             LOGGER.warning("%s: the board restarted (firmware %s); resyncing",
@@ -476,20 +604,29 @@ class SerialBoardReader:
                 self._leds_pending = None
 
     def _check_seq(self, seq: int) -> bool:
+        """Accept a frame 1 to SEQ_WINDOW - 1 ahead of the last one (lost frames: ask GET)."""
         last = self._rx_seq
-        self._rx_seq = seq
         if last is None:
+            self._rx_seq = seq
             return True
-        gap = protocol.seq_gap(last, seq)
-        if gap == 0:
-            return True
-        if gap == 255:
+        ahead = protocol.seq_ahead(last, seq)
+        if ahead == 0:
             self._duplicates += 1
-            self._rx_seq = last
             return False
-        self._lost += gap
-        LOGGER.info("%s: %d frame(s) lost; asking for a snapshot", self.name, gap)
-        self._want_snapshot = True
+        if ahead >= protocol.SEQ_WINDOW:  # behind: a replayed or reordered frame
+            self._stale += 1
+            self._stale_run += 1
+            LOGGER.info("%s: dropped a stale frame (seq %02X after %02X)", self.name, seq, last)
+            if self._stale_run >= STALE_RUN_REGREET:  # or the board's numbers jumped: resync
+                self._stale_run = 0
+                self._regreet = True
+            return False
+        self._stale_run = 0
+        self._rx_seq = seq
+        if ahead > 1:
+            self._lost += ahead - 1
+            LOGGER.info("%s: %d frame(s) lost; asking for a snapshot", self.name, ahead - 1)
+            self._want_snapshot = True
         return True
 
     def _device_mask(self, mask: int) -> None:
@@ -504,6 +641,13 @@ class SerialBoardReader:
                 self._active_test.acked = True
             if self._leds_pending is not None and self._leds_pending[0] == ack.host_seq:
                 self._leds_pending = None
+            command = self._active_command
+            if command is not None and command.host_seq == ack.host_seq:
+                self._active_command = None
+                command.acked = True
+                if command.regreet:
+                    self._regreet = True
+                command.done.set()
 
     def _on_report(self, report: SelfTestReport) -> None:
         with self._lock:
@@ -517,19 +661,36 @@ class SerialBoardReader:
         self._device_errors += 1
         LOGGER.warning("%s: the board refused a command: %s %s", self.name, error.code,
                        error.detail)
+        # A damaged (crc) or refused-as-stale command was not carried out: send it again.
+        resend = error.code in (protocol.ERR_CRC, protocol.ERR_STALE)
+        if error.code == protocol.ERR_STALE:
+            # The board's window is ahead of our numbers: a new session resets it.
+            self._session_id = new_session_id()
+            self._regreet = True
         with self._lock:
-            if error.code == protocol.ERR_CRC and self._leds_pending is not None:
+            if resend and self._leds_pending is not None:
                 self._leds_dirty = True  # our LED frame may have been the damaged one
             if self._leds_pending is not None and self._leds_pending[0] == error.host_seq:
                 self._leds_pending = None
+            command = self._active_command
+            if command is not None and (command.host_seq == error.host_seq or resend):
+                self._active_command = None
+                if resend:
+                    self._commands.insert(0, command)
+                    command = None
+            else:
+                command = None
             test = self._active_test
-            if test is not None and test.host_seq == error.host_seq:
+            if test is not None and test.host_seq == error.host_seq and not resend:
                 self._active_test = None
             else:
-                if error.code == protocol.ERR_CRC and test is not None and not test.acked:
+                if resend and test is not None and not test.acked:
                     self._active_test = None  # the RUNTEST may have been damaged: send again
                     self._selftests.insert(0, test)
                 test = None
+        if command is not None:
+            command.error = f"{error.code}: {error.detail}"
+            command.done.set()
         if test is not None:
             test.error = f"{error.code}: {error.detail}"
             test.done.set()

@@ -43,3 +43,26 @@ def test_schematic_is_drawn_from_the_firmware_pins() -> None:
         assert any(f"GP{gpio}" in text for text in texts), gpio
     squares = {text for text in texts if re.fullmatch(r"[a-h][1-8]", text)}
     assert len(squares) == 64
+
+
+def test_bom_names_orderable_reeds_and_standard_pull_ups() -> None:
+    readme = (ROOT / "hardware" / "README.md").read_text()
+    reed = next(line for line in readme.splitlines() if line.startswith("| 2 | Reed switch"))
+    assert re.findall(r"MDSR-7-\d\d-\d\d", reed) == ["MDSR-7-15-20", "MDSR-7-10-15",
+                                                    "MDSR-7-20-25"]
+    pull_ups = next(line for line in readme.splitlines() if line.startswith("| 10 |"))
+    assert "standard" in pull_ups and "10 kOhm" in pull_ups and pull_ups.endswith("| 8 |")
+    wiring = (ROOT / "hardware" / "wiring.md").read_text()
+    assert "drives the\n  others **high** (never floating)" in wiring
+    assert "10 kOhm pull-up to 3.3 V" in wiring
+
+
+def test_unused_level_shifter_inputs_are_tied_in_every_document() -> None:
+    for name in ("README.md", "wiring.md", "build-guide.md", "schematic.svg"):
+        text = " ".join((ROOT / "hardware" / name).read_text().split())
+        assert "5, 9, 12" in text and "4, 10, 13" in text, name
+
+
+def test_rotation_is_documented_where_the_builder_looks() -> None:
+    for path in ("hardware/README.md", "hardware/build-guide.md", "docs/protocol.md"):
+        assert "raindrop board rotation 180" in (ROOT / path).read_text(), path

@@ -118,6 +118,9 @@ def test_valid_crc_with_bad_grammar_is_malformed() -> None:
     (lambda: P.parse_mask("00000000000000ff"), "not upper-case hex"),
     (lambda: P.decode_cfg(["hz=10"]), "hz: 10 is outside 50..2000"),
     (lambda: P.decode_cfg(["speed=3"]), "unknown CFG key 'speed'"),
+    (lambda: P.decode_cfg(["rot=90"]), "rot: 90 is not 0 or 180"),
+    (lambda: P.decode_hi(["sid=12"]), "sid: expected 8 hex digits"),
+    (lambda: P.decode_maint(["id="]), "MAINT must name the board"),
     (lambda: P.decode_led(["." * 10 + "X" + "." * 53]), "colour 'X' on square 10"),
     (lambda: P.decode_led(["." * 63]), "63 squares"),
     (lambda: P.decode_runtest(["00", "0"]), "names no rank"),
@@ -137,9 +140,19 @@ def test_round_trips() -> None:
     assert P.decode_test(P_fields(P.encode_test(1, 1, 2, 3, 0x81))) == (1, 2, 3, 0x81)
     assert P.decode_ok(P_fields(P.encode_ok(1, 0xFE))) == 0xFE
     assert P.decode_err(P_fields(P.encode_err(1, "arg", -1, "a  b"))) == ("arg", -1, "a b")
-    assert P.decode_hi(P_fields(P.encode_hi(0))) == P.PROTOCOL_VERSION
-    assert P.decode_cfg(P_fields(P.encode_cfg(1, 400, 6, 500))) == (400, 6, 500)
-    assert P.decode_cfg(P_fields(P.encode_cfg(1, debounce=3))) == (0, 3, 0)
+    assert P.decode_hi(P_fields(P.encode_hi(0))) == (P.PROTOCOL_VERSION, "")
+    assert P.decode_hi(P_fields(P.encode_hi(0, "00C0FFEE"))) == (P.PROTOCOL_VERSION, "00C0FFEE")
+    assert P.decode_cfg(P_fields(P.encode_cfg(1, 400, 6, 500))) == (400, 6, 500, -1)
+    assert P.decode_cfg(P_fields(P.encode_cfg(1, debounce=3))) == (0, 3, 0, -1)
+    assert P.decode_cfg(P_fields(P.encode_cfg(1, rotation=180))) == (0, 0, 0, 180)
+    assert P.decode_cfg(P_fields(P.encode_cfg(1, rotation=0))) == (0, 0, 0, 0)
+    hello = P_fields(P.encode_hello(3, "1.1.0", "ID", ["seq"], 400, 5, "0A0B0C0D", "00C0FFEE",
+                                    180))
+    assert P.decode_hello(hello) == (P.PROTOCOL_VERSION, "1.1.0", "ID", ["seq"], 400, 5)
+    assert P.decode_hello_session(hello) == ("0A0B0C0D", "00C0FFEE", 180)
+    old_hello = P_fields(P.encode_hello(3, "1.0.0", "ID", [], 400, 5))
+    assert P.decode_hello_session(old_hello) == ("", "", 0)
+    assert P.decode_maint(P_fields(P.encode_maint(4, "E6614103"))) == "E6614103"
     assert P.decode_runtest(P_fields(P.encode_runtest(1, 0x81, 30000))) == (0x81, 30000)
     pattern = "".join(P.LED_CHARS[i % len(P.LED_CHARS)] for i in range(64))
     assert P.decode_led(P_fields(P.encode_led(1, pattern))) == pattern
@@ -150,6 +163,21 @@ def test_sequence_arithmetic() -> None:
     assert P.seq_gap(255, 0) == 0
     assert P.seq_gap(10, 13) == 2
     assert P.seq_gap(10, 10) == 255
+    assert P.seq_ahead(250, 3) == 9
+    assert [P.seq_fresh(10, n) for n in (10, 11, 137, 138, 200, 9)] == [
+        False, True, True, False, False, False]
+    assert P.seq_fresh(200, 5) and not P.seq_fresh(5, 200)
+
+
+def test_error_replies_always_fit_a_frame() -> None:
+    for detail in ("x" * 1000, "y " * 500, "quoted 'a$b*c\x01é'"):
+        frame = P.encode_err(255, P.ERR_ARG, 3, detail)
+        assert len(frame) <= P.MAX_FRAME
+        code, host_seq, text = P.decode_err(P_fields(frame))
+        assert (code, host_seq) == ("arg", 3) and "$" not in text and "*" not in text
+    assert P.decode_err(P_fields(P.encode_err(1, "arg", 3, "x" * 1000)))[2].endswith("..")
+    assert len(P.encode_err(1, "arg", 3, "x" * 175)) == P.MAX_FRAME  # exactly full: not cut
+    assert P.decode_err(P_fields(P.encode_err(1, "arg", 3, "x" * 175)))[2] == "x" * 175
     assert P.ranks_mask(0b10000001) == 0xFF000000000000FF
 
 
