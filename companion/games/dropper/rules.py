@@ -137,9 +137,11 @@ class DropperRules(RulesBase[DropperPosition]):
                             key=_point_key))
 
     def drops(self, pos: DropperPosition) -> tuple[str, ...]:
-        """Every legal drop ``X>Y`` of the side to move."""
+        """Every legal drop ``X>Y`` of the side to move, sorted by X then Y (a1, a2... b1)."""
         names = pos.grid.names
-        return tuple(f"{names[x]}>{names[y]}" for x, y in engine.drops(pos))
+        pairs = sorted(engine.drops(pos),
+                       key=lambda xy: (_point_key(names[xy[0]]), _point_key(names[xy[1]])))
+        return tuple(f"{names[x]}>{names[y]}" for x, y in pairs)
 
     def groups(self, pos: DropperPosition) -> dict[str, list[int]]:
         """Each side's group sizes, largest first: ``{"white": [...], "black": [...]}``."""

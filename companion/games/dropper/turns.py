@@ -119,6 +119,10 @@ def check_turn(pos: DropperPosition, text: str) -> Turn:
                 f"the free stone is due ({first}>{push}+F)")
         return Turn(x, y, -1)
     f = point_index(pos, place, "the free stone")
+    if not left:
+        raise IllegalTurn(
+            f"the free stone cannot go on {place}: no free point remains after the drop "
+            f"{first}>{push}, so the turn is {first}>{push} alone")
     check_free(pos, left, f, f" after the drop {first}>{push}", pushed=y)
     return Turn(x, y, f)
 
