@@ -108,7 +108,8 @@ class DropperRules(RulesBase[DropperPosition]):
         white = engine.group_sizes(pos, "w")
         black = engine.group_sizes(pos, "b")
         scores = {"white": white[0] if white else 0, "black": black[0] if black else 0}
-        listing = (f"White's groups {_sizes(white)}, Black's {_sizes(black)}")
+        listing = (f"{colour_name(pos.side)} has no turn. "
+                   f"White's groups {_sizes(white)}, Black's {_sizes(black)}")
         if white == black:
             return Outcome(None, scores, f"{listing}: equal all the way, a draw")
         winner = "white" if white > black else "black"

@@ -263,7 +263,7 @@ def test_v7_scoring(text: str, white: list[int], black: list[int], result: str) 
 def test_v7_reasons_name_the_deciding_group() -> None:
     second = RULES.outcome(RULES.parse("dropper bbww/bwbb/wwbw w"))
     assert second is not None
-    assert second.reason == ("White's groups 3, 2, 1, Black's 3, 3: "
+    assert second.reason == ("White has no turn. White's groups 3, 2, 1, Black's 3, 3: "
                              "Black wins on the second largest group")
     missing = RULES.outcome(RULES.parse("dropper bbw/wbb/www w"))
     assert missing is not None and "second largest" in missing.reason
