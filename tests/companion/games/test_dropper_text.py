@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import random
+
 import pytest
 
 from companion import games
 from companion.games.dropper import RULES, DropperPosition
+
+FULL = os.environ.get("RAINDROP_FULL") == "1"
 
 
 def test_start_options() -> None:
@@ -144,3 +149,44 @@ def test_positions_are_plain_values() -> None:
     assert {a, RULES.parse("dropper w. b")} == {a}
     with pytest.raises(AttributeError):
         a.side = "w"  # type: ignore[misc]
+
+
+def test_garbage_never_crashes() -> None:
+    """Random position and turn texts: a position or PositionError, a turn or IllegalTurn;
+    a turn that is accepted is one of the legal turns, canonically written."""
+    rng = random.Random(5)
+    alphabet = "..wwbbWB/ 0123456789>+-abcdhijz\t"
+    for _ in range(3000 if FULL else 600):
+        text = "dropper " + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        try:
+            pos = RULES.parse(text)
+        except games.PositionError as error:
+            assert str(error)
+            continue
+        assert RULES.parse(pos.text()) == pos
+    pos = RULES.parse("dropper ......../......../......../...w..../......../......../"
+                      "......../........ b")
+    legal = set(RULES.turns(pos))
+    parts = ["d5", "D5", "c5", "e6", "g5", "a1", "i9", "z0", "d05", ">", "+", " ", ".", "w ",
+             "b ", "x", "5", "h8", "a10"]
+    for _ in range(3000 if FULL else 600):
+        turn = "".join(rng.choice(parts) for _ in range(rng.randint(0, 6)))
+        try:
+            written = RULES.canonical_turn(pos, turn)
+        except games.IllegalTurn as error:
+            assert str(error)
+        else:
+            assert written in legal
+        try:
+            built = RULES.builder(pos).add(turn)
+        except games.IllegalTurn as error:
+            assert str(error)
+        else:
+            assert built.steps
+
+
+def test_ordinal_row_names_in_messages() -> None:
+    with pytest.raises(games.PositionError, match=r"row 2 \(the 3rd from the top\) has 'x'"):
+        RULES.parse("dropper ../../x./.. w")
+    with pytest.raises(games.PositionError, match=r"row 1 \(the 12th from the top\)"):
+        RULES.parse("dropper " + "/".join(["."] * 11 + [""]) + " w")
