@@ -10,6 +10,7 @@ import os
 import random
 from functools import cache
 
+import plain_dropper as plain
 import pytest
 
 from companion import games
@@ -340,6 +341,21 @@ def solve(start: DropperPosition) -> str:
                          [(w, h, r) for w, h, r in V9 if FULL or w * h <= 9])
 def test_v9_tiny_boards_solved(width: int, height: int, result: str) -> None:
     assert solve(RULES.start(width=str(width), height=str(height))) == result
+
+
+def test_v9_plain_implementation_solves_the_same() -> None:
+    """The 3 x 3 solution again, on the plain implementation's successors and outcome."""
+
+    @cache
+    def value(text: str) -> int:
+        after = plain.successors(text)
+        if not after:
+            return {"white": 1, "black": -1, "draw": 0}[str(plain.outcome(text))]
+        values = [value(p) for p in after]
+        return max(values) if text.endswith("w") else min(values)
+
+    assert RESULT[value("dropper .../.../... w")] == "white"
+    assert RESULT[value("dropper ..../.... w")] == "draw"
 
 
 def test_v9_black_first_on_three_by_one() -> None:
