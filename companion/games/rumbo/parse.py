@@ -21,15 +21,15 @@ _KOMI = re.compile(r"[+-]?[0-9]+")
 _COLOUR = {"b": "black", "w": "white"}
 
 
-def parse_komi(text: str, size: int, what: str = "komi field") -> int:
-    """A komi written ``4``, ``-2``, ``+04``...; within -N*N..N*N; ValueError naming ``what``."""
+def parse_komi(text: str, size: int) -> int:
+    """A komi written ``4``, ``-2``, ``+04``...; within -N*N..N*N; ValueError saying why not."""
     if not _KOMI.fullmatch(text):
-        raise ValueError(f"{what}: {text!r} is not a whole number")
+        raise ValueError(f"komi {text!r} is not a whole number")
     komi = int(text)
     limit = size * size
     if not -limit <= komi <= limit:
         raise ValueError(
-            f"{what}: komi {komi} is outside -{limit} to {limit} (N*N on {size}x{size})")
+            f"komi {komi} is outside -{limit} to {limit} (N*N on {size}x{size})")
     return komi
 
 
@@ -95,7 +95,7 @@ def parse(text: str) -> RumboPosition:
         try:
             komi = parse_komi(komi_text, size)
         except ValueError as error:
-            raise PositionError(str(error)) from None
+            raise PositionError(f"komi field: {error}") from None
     _, claims = _grid(fields[4], "claims field", ".vh", size)
     for i, (stone, mark) in enumerate(zip(stones, claims, strict=True)):
         if mark != "." and mark != "/" and stone == ".":

@@ -60,7 +60,7 @@ class RumboRules(RulesBase[RumboPosition]):
         komi: int | None = None
         if "komi" in values:
             try:
-                komi = parse_komi(values["komi"], size, "komi")
+                komi = parse_komi(values["komi"], size)
             except ValueError as error:
                 raise OptionError(f"rumbo: {error}") from None
         empty = "/".join(["." * size] * size)

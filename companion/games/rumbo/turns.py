@@ -54,7 +54,7 @@ def read_turn(pos: RumboPosition, turn: str) -> Turn:
         if komi_match is None:
             raise IllegalTurn(f"{turn.strip()!r}: the komi must be named first; " + expected(pos))
         try:
-            komi = parse_komi(komi_match.group(1), n, "komi")
+            komi = parse_komi(komi_match.group(1), n)
         except ValueError as error:
             raise IllegalTurn(f"{turn.strip()!r}: {error}") from None
         return Turn("komi", f"komi={komi}", komi=komi)
@@ -153,7 +153,10 @@ class Effects:
             parts.append(f"fills {holes} {_listing(self.filled)} {COLOUR_NAMES[self.colour]}")
         for death in self.dead:
             group = _group(death)
-            if death.owner is None:
+            if death.owner is None and death.directions == "none":
+                parts.append(f"{group} has no liberty, but it touches the new stone from no "
+                             f"direction (the empty set, owned by nobody): it stays unclaimed")
+            elif death.owner is None:
                 parts.append(
                     f"{group} has no liberty, but nobody owns the set {death.directions}: "
                     f"it stays unclaimed")
