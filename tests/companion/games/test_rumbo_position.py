@@ -27,7 +27,7 @@ EMPTY3 = ".../.../..."
     ("rumbo .../.../... v ? .../.../...", "'?' is only allowed"),
     ("rumbo .../.../... s ? .../.../...", "'?' is only allowed"),
     ("rumbo .../.../... k 0 .../.../...", "komi field: '0' with side k"),
-    ("rumbo .../.../... v abc .../.../...", "komi field: 'abc' is not a whole number"),
+    ("rumbo .../.../... v abc .../.../...", "komi field: komi .abc. is not a whole number"),
     ("rumbo .../.../... v 1.5 .../.../...", "not a whole number"),
     ("rumbo .../.../... v 1_0 .../.../...", "not a whole number"),
     ("rumbo .../.../... v +-1 .../.../...", "not a whole number"),
@@ -48,7 +48,8 @@ EMPTY3 = ".../.../..."
     ("rumbo .b../b.../..../.... v 0 ..../..../..../.... edgeholes", "a4 is a hole"),
     ("rumbo bbw/wwb/bwb v 0 hv./vvv/.vv", "the group at a3 \\(a3, b3\\) carries different"),
     ("rumbo bbw/wwb/bwb v 0 hh./vv./.vv", "different marks"),
-    ("rumbo bb./.../... v 0 vv./.../...", "group at a3 is claimed but still has a liberty \\(c3\\)"),
+    ("rumbo bb./.../... v 0 vv./.../...",
+     "group at a3 is claimed but still has a liberty \\(c3\\)"),
 ])
 def test_invalid_position_text_names_the_field(text: str, reason: str) -> None:
     with pytest.raises(PositionError, match=reason):
@@ -63,7 +64,8 @@ def test_invalid_position_text_names_the_field(text: str, reason: str) -> None:
     ("rumbo .../.../... v -0 .../.../...", "rumbo .../.../... v 0 .../.../..."),
     ("rumbo .../.../... v 0 .../.../... nostraight,edgeholes",
      "rumbo .../.../... v 0 .../.../... edgeholes,nostraight"),
-    ("rumbo .../.../... s 9 .../.../... nostraight", "rumbo .../.../... s 9 .../.../... nostraight"),
+    ("rumbo .../.../... s 9 .../.../... nostraight",
+     "rumbo .../.../... s 9 .../.../... nostraight"),
 ])
 def test_reader_leniency_and_canonical_form(text: str, canonical: str) -> None:
     pos = RULES.parse(text)

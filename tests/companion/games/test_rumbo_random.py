@@ -6,6 +6,7 @@ Seeded. Reduced by default; ``RAINDROP_FULL=1`` plays ten times as many games.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from collections.abc import Iterator
@@ -50,7 +51,7 @@ def test_random_playouts_keep_the_invariants() -> None:
         n = start.size
         assert [p.side for p in game[:3]] == ["k", "s", "v"]
         assert len(game) - 3 <= n * n  # at most N*N placements (R4)
-        for before, after in zip(game, game[1:], strict=False):
+        for before, after in itertools.pairwise(game):
             assert RULES.parse(after.text()) == after  # valid, round trips
             assert after in RULES.successors(before)
             if before.setup:
