@@ -126,7 +126,7 @@ def turns(text: str) -> list[str]:
         return [f"komi={k}" for k in range(-game.n * game.n, game.n * game.n + 1)]
     if game.side == "s":
         return ["side=v", "side=h"]
-    out = []
+    out: list[str] = []
     if game.full():
         return out
     for r in range(game.n):

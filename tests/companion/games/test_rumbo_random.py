@@ -205,3 +205,31 @@ def test_successor_counts_of_the_rules_file() -> None:
         for pos in random_game(rng):
             if not pos.setup:
                 assert len(RULES.successors(pos)) <= 2 * pos.stones.count(".")
+
+
+def test_facts_of_section_11_hold_in_random_games() -> None:
+    """Other-coloured dead groups never have the empty set or N+E+S+W; N+E+S+W needs a fill;
+    under edgeholes nothing dies with the empty set; every claim in ``effects`` is in the text."""
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for _ in range(GAMES):
+        game = list(random_game(rng))
+        for before, after in itertools.pairwise(game):
+            if before.setup:
+                continue
+            turn = RULES.turns_to(before, after)[0]
+            done = RULES.effects(before, turn)
+            assert done.after == after
+            for death in done.dead:
+                seen.add(death.directions)
+                if death.colour != done.colour:
+                    assert death.directions not in ("none", "N+E+S+W")
+                if death.directions == "N+E+S+W":
+                    assert done.filled
+                if before.edgeholes:
+                    assert death.directions != "none"
+                mark = {"vertical": "v", "horizontal": "h", None: "."}[death.owner]
+                assert {after.claim(cell) for cell in death.cells} == {mark}
+                assert all(before.claim(cell) == "." for cell in death.cells if
+                           before.stone(cell) != ".")
+    assert {"N", "E", "S", "W", "none"} <= seen

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import IllegalTurn, Step
-from companion.games.rumbo import RULES, komi_advice, komi_range, parity_advice
+from companion.games.rumbo import RULES, RumboPosition, komi_advice, komi_range, parity_advice
 
 SETUP = RULES.parse("rumbo .../.../... k ? .../.../...")
 CHOOSE = RULES.parse("rumbo .../.../... s 4 .../.../...")
@@ -30,9 +30,9 @@ EXAMPLE8 = RULES.parse("rumbo bbbbb/bbbbb/b..bb/bbbbb/bbbbb v 0 ...../...../....
     (PLAY, "w@b02", "w@b2"),
 ])
 def test_turn_text_is_read_leniently_and_written_canonically(
-        pos: object, typed: str, canonical: str) -> None:
-    assert RULES.canonical_turn(pos, typed) == canonical  # type: ignore[arg-type]
-    assert RULES.play(pos, typed) == RULES.play(pos, canonical)  # type: ignore[arg-type]
+        pos: RumboPosition, typed: str, canonical: str) -> None:
+    assert RULES.canonical_turn(pos, typed) == canonical
+    assert RULES.play(pos, typed) == RULES.play(pos, canonical)
 
 
 @pytest.mark.parametrize(("pos", "turn", "reason"), [
@@ -64,11 +64,11 @@ def test_turn_text_is_read_leniently_and_written_canonically(
     (PLAY, "pass", "'pass' is not a placement"),
     (FULL, "b@a1", "the game is over \\(the board is full\\)"),
 ])
-def test_bad_turns_get_clear_errors(pos: object, turn: str, reason: str) -> None:
+def test_bad_turns_get_clear_errors(pos: RumboPosition, turn: str, reason: str) -> None:
     with pytest.raises(IllegalTurn, match=reason):
-        RULES.play(pos, turn)  # type: ignore[arg-type]
+        RULES.play(pos, turn)
     with pytest.raises(IllegalTurn, match=reason):
-        RULES.canonical_turn(pos, turn)  # type: ignore[arg-type]
+        RULES.canonical_turn(pos, turn)
 
 
 def test_turn_lists() -> None:
