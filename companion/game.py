@@ -1,5 +1,6 @@
 """A Raindropchess session: the secret decks, the turn flow, undo/redo, the clock,
-draws and resignations, events out (see /work/game-api.md for the contract).
+draws and resignations, events out (the contract: :class:`Game`'s public methods and
+the events of :mod:`companion.events`).
 
 The :class:`~companion.rules.RaindropBoard` is the single source of truth for
 the position; the :class:`Game` adds what the board does not hold: the decks'
