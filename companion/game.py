@@ -72,8 +72,7 @@ class Recorder(Protocol):
 
 @dataclasses.dataclass(frozen=True)
 class _Redo:
-    kind: ActionKind
-    card: str | None = None
+    kind: ActionKind             # a move or a removal: a flip is never redone
     move: chess.Move | None = None
     square: chess.Square | None = None
 
@@ -194,6 +193,21 @@ class Game:
         """The decks' order now (secret: journal checks, replays, tests)."""
         return self._decks.export_order()
 
+    def export_played_order(self) -> dict[str, list[str]]:
+        """An order of the decks at the start that replays this game's actions as they
+        stand (takebacks shuffle cards back, so it can differ from the first shuffle):
+        for a record of the finished game, never for players during it."""
+        decks = self._decks.copy()
+        for action in reversed(self._board.actions):
+            if action.kind != ActionKind.FLIP:
+                continue
+            assert action.card is not None and action.outcome is not None
+            _, color = parse_card_letter(action.card)
+            if action.outcome.to_bottom:
+                decks.take_bottom(color, action.card)
+            decks.put_top(color, action.card)
+        return decks.export_order()
+
     def export_header(self) -> dict[str, Any]:
         """What a record needs to rebuild this game (secret: it holds the decks' order)."""
         return {
@@ -281,10 +295,10 @@ class Game:
         return self._board.why_illegal(move)
 
     def can_undo(self) -> bool:
-        return self._result is None and bool(self._board.actions)
+        return self.why_cannot_undo() is None
 
     def can_redo(self) -> bool:
-        return self._result is None and bool(self._redo)
+        return not self.is_over and bool(self._redo)
 
     # ------------------------------------------------------------------
     # Listeners
@@ -566,34 +580,69 @@ class Game:
     # ------------------------------------------------------------------
     # Undo, redo
 
-    def undo(self) -> None:
-        """Take back the last action (a flip too: its card goes back on top)."""
-        self._check_time()
-        if self._result is not None:
-            raise GameOverError(f"the game is over ({self._result.describe()}); it cannot "
-                                f"be taken back")
+    def why_cannot_undo(self) -> str | None:
+        """Why :meth:`undo` would be refused now (``None``: it would be done)."""
+        outcome = self.outcome
+        if outcome is not None:
+            return (f"the game is over ({outcome.describe()}): a result is final and cannot "
+                    f"be taken back")
         if not self._board.actions:
-            raise IllegalActionError("there is nothing to undo")
+            return "there is nothing to undo"
+        return None
+
+    def undo(self) -> None:
+        """Take back the last action. A flip taken back is shuffled into the rest of its
+        deck (never put back on top, so no takeback reveals a card) and forgets what
+        could be redone. Refused once the game is over, however it ended."""
+        self._undo(None)
+
+    def _undo(self, at: int | None) -> None:
+        self._check_time()
+        reason = self.why_cannot_undo()
+        if reason is not None:
+            raise (GameOverError if self.is_over else IllegalActionError)(reason)
         with self._transaction() as items:
-            text = self._undo_one()
-            self._record({"a": "undo"})
+            text, place = self._undo_one(at)
+            entry: dict[str, Any] = {"a": "undo"}
+            if place is not None:
+                entry["secret"] = {"at": place}
+            self._record(entry)
             items.append(events.Undone(text))
             self._position_changed(items)
         self._emit(items)
 
-    def _undo_one(self) -> str:
+    def _undo_one(self, at: int | None) -> tuple[str, int | None]:
+        """Pop one action; a flip's card goes to place ``at`` of its deck (``None``: a
+        secure random place). Returns the action's text and where the card went."""
         board = self._board
         action = board.peek_action()
         before = board.turn
-        board.pop()
-        text = self._texts.pop()
+        place = None
         if action.kind == ActionKind.FLIP:
             assert action.card is not None and action.outcome is not None
             _, color = parse_card_letter(action.card)
+            probe = self._decks.copy()
+            if action.outcome.to_bottom:
+                probe.take_bottom(color, action.card)
+            places = probe.undraw_places(color)
+            if at is None:
+                if self._replaying:
+                    raise RecordError("the record takes back a flip without saying where "
+                                      "its card went")
+                place = secrets.randbelow(places)
+            elif isinstance(at, int) and not isinstance(at, bool) and 0 <= at < places:
+                place = at
+            else:
+                raise RecordError(f"the undone flip's card cannot go to place {at!r} (there "
+                                  f"are {places})")
+        board.pop()
+        text = self._texts.pop()
+        if action.kind == ActionKind.FLIP:
+            assert action.card is not None and action.outcome is not None and place is not None
             if action.outcome.to_bottom:
                 self._decks.take_bottom(color, action.card)
-            self._decks.put_top(color, action.card)
-            self._redo.append(_Redo(ActionKind.FLIP, card=action.card))
+            self._decks.undraw(color, action.card, place)
+            self._redo.clear()  # nothing beyond a flip can be replayed: its card is hidden
         elif action.kind == ActionKind.MOVE:
             self._redo.append(_Redo(ActionKind.MOVE, move=action.move))
         else:
@@ -601,24 +650,19 @@ class Game:
         self._draw_offer = None
         if board.turn != before and self.clock is not None:
             self.clock.start(board.turn)
-        return text
+        return text, place
 
     def redo(self) -> None:
-        """Play again the last action undone (a flip draws the same card)."""
+        """Play again the last move or removal undone. A flip is never redone: its card
+        went back into the deck unseen, so flip again instead."""
         self._ensure_playable()
         if not self._redo:
-            raise IllegalActionError("there is nothing to redo")
+            raise IllegalActionError("there is nothing to redo (a flip taken back cannot be "
+                                     "redone: its card went back into the deck)")
         step = self._redo[-1]
-        color = self._board.turn
         with self._transaction() as items:
             self._redo.pop()
-            if step.kind == ActionKind.FLIP:
-                assert step.card is not None
-                card = self._decks.draw(color)
-                if card != step.card:
-                    raise AssertionError(f"internal error: redo drew {card}, not {step.card}")
-                self._apply_flip(card, color, items)
-            elif step.kind == ActionKind.MOVE:
+            if step.kind == ActionKind.MOVE:
                 assert step.move is not None
                 if not self._board.is_legal(step.move):
                     raise IllegalActionError("the undone move is not legal any more")
@@ -793,7 +837,8 @@ class Game:
             elif kind == "remove":
                 self.remove(chess.parse_square(str(entry.get("square"))))
             elif kind == "undo":
-                self.undo()
+                secret = entry.get("secret")
+                self._undo(secret.get("at") if isinstance(secret, dict) else None)
             elif kind == "redo":
                 self.redo()
             elif kind == "offer":

@@ -123,7 +123,7 @@ def write_pgn(game: Game, *, headers: dict[str, str] | None = None,
     if include_decks is None:
         include_decks = outcome is not None
     if include_decks:
-        tags["RaindropDecks"] = order_to_text(game.export_initial_order())
+        tags["RaindropDecks"] = order_to_text(game.export_played_order())
     if game.clock is not None:
         settings = game.clock.settings
         extra = settings.increment or settings.delay

@@ -248,7 +248,8 @@ def test_an_unplaceable_card_goes_under_the_deck_and_ends_the_turn() -> None:
     game.undo()
     assert game.turn == chess.WHITE
     assert game.export_deck_order()["white"] == ["K"]
-    game.redo()
+    assert not game.can_redo()  # a flip taken back is never redone
+    game.flip()
     assert game.turn == chess.BLACK
 
 
