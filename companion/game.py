@@ -44,7 +44,7 @@ from companion.rules import (
 LOGGER = logging.getLogger(__name__)
 
 JOURNAL_FORMAT = "raindrop-journal"
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2  # 2: the decks' order and seed sealed, takebacks shuffle
 
 Listener = Callable[[GameEvent], None]
 
@@ -95,6 +95,23 @@ def _mask(squares: Iterable[chess.Square]) -> chess.Bitboard:
     for square in squares:
         mask |= chess.BB_SQUARES[square]
     return mask
+
+
+def _check_square(square: Any, what: str = "square") -> chess.Square:
+    """``square`` as a python-chess square; TypeError/ValueError name the problem."""
+    if isinstance(square, bool) or not isinstance(square, int):
+        raise TypeError(f"the {what} must be a chess.Square (an int 0-63, e.g. chess.E4), "
+                        f"not {type(square).__name__}")
+    if not 0 <= square < 64:
+        raise ValueError(f"the {what} {square} is not a square (0-63, a1 is 0, h8 is 63)")
+    return square
+
+
+def _check_move(move: Any) -> chess.Move:
+    if not isinstance(move, chess.Move):
+        raise TypeError(f"expected a chess.Move (e.g. chess.Move.from_uci('e2e3') or "
+                        f"Game.parse_move('e3')), not {type(move).__name__}")
+    return move
 
 
 def _color(name: Any) -> chess.Color:
@@ -209,13 +226,13 @@ class Game:
         return decks.export_order()
 
     def export_header(self) -> dict[str, Any]:
-        """What a record needs to rebuild this game (secret: it holds the decks' order)."""
+        """What a record needs to rebuild this game. Its ``secret`` (the decks' order
+        and the seed) must be stored sealed: the journal does so."""
         return {
             "format": JOURNAL_FORMAT,
             "version": JOURNAL_VERSION,
             "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "decks": self.export_initial_order(),
+            "secret": {"seed": self.seed, "decks": self.export_initial_order()},
             "clock": self.clock.settings.to_dict() if self.clock is not None else None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
@@ -260,6 +277,7 @@ class Game:
 
     def targets(self, square: chess.Square) -> chess.SquareSet:
         """Legal destinations of the piece on ``square`` (empty while a card is pending)."""
+        _check_square(square)
         if self.is_over or self._board.pending:
             return chess.SquareSet()
         moves = self._board.generate_legal_moves(chess.BB_SQUARES[square])
@@ -276,6 +294,8 @@ class Game:
     def promotion_choices(self, from_sq: chess.Square, to_sq: chess.Square,
                           ) -> list[chess.PieceType]:
         """Blue pieces a pawn going ``from_sq``-``to_sq`` may become (empty: no promotion)."""
+        _check_square(from_sq, "from square")
+        _check_square(to_sq, "to square")
         if self.is_over:
             return []
         return [m.promotion for m in self._board.generate_legal_moves(
@@ -290,6 +310,7 @@ class Game:
         return self._board.mate_verdict()
 
     def why_illegal(self, move: chess.Move) -> str | None:
+        _check_move(move)
         if self._result is not None:
             return f"the game is over ({self._result.describe()})"
         return self._board.why_illegal(move)
@@ -475,6 +496,7 @@ class Game:
     def play(self, move: chess.Move) -> None:
         """Place the pending card (a drop) or make a chess move; raises
         :class:`IllegalActionError` with the reason and changes nothing if illegal."""
+        _check_move(move)
         self._ensure_playable()
         if not self._board.is_legal(move):
             raise IllegalActionError(self._board.why_illegal(move) or "not a legal action now")
@@ -509,18 +531,27 @@ class Game:
             items.append(events.Check(board.turn, board.attackers(not board.turn, king)))
 
     def play_text(self, text: str) -> chess.Move:
-        """Play an action written in SAN or UCI (``e3``, ``N@e4``, ``e2e3``, ``a7a8q``)."""
-        self._ensure_playable()
+        """Play an action written in SAN or UCI (``e3``, ``N@e4``, ``e2e3``, ``a7a8q``),
+        or, while a card is pending, just the square to place it on (``e4``)."""
         move = self.parse_move(text)
         self.play(move)
         return move
 
     def parse_move(self, text: str) -> chess.Move:
-        """Read SAN or UCI into a legal move now; :class:`IllegalActionError` says why not."""
+        """Read SAN or UCI into a legal move now (a bare square such as ``e4`` places a
+        pending card there); :class:`IllegalActionError` says why not, also once the
+        game is over."""
+        if not isinstance(text, str):
+            raise TypeError(f"a move is text such as 'e3' or 'N@e4', not "
+                            f"{type(text).__name__}")
+        self._ensure_playable()
         board = self._board
         raw = text.strip()
         if not raw:
             raise IllegalActionError("empty input: type a move such as e3, N@e4 or e2e3")
+        pending = board.pending_piece
+        if pending is not None and raw.lower() in chess.SQUARE_NAMES:
+            raw = f"{chess.piece_symbol(pending).upper()}@{raw.lower()}"
         if not _MOVE_LIKE.fullmatch(raw):
             raise IllegalActionError(
                 f"cannot read {raw!r} as a move; write SAN (e3, Nf3, N@e4, exd5, a8=Q) or "
@@ -554,6 +585,7 @@ class Game:
 
     def remove(self, square: chess.Square) -> None:
         """Remove an opposing piece for a pending remove-piece joker (R12)."""
+        _check_square(square)
         self._ensure_playable()
         if square not in self._board.legal_removals():
             # Let the board name the reason (it raises IllegalRemovalError).
@@ -802,10 +834,17 @@ class Game:
     # Records
 
     def pgn(self, **headers: str) -> str:
-        """The game in PGN (see docs/pgn.md)."""
+        """The game in PGN (see docs/pgn.md), never with the decks' order."""
         from companion.notation import write_pgn
 
         return write_pgn(self, headers=headers)
+
+    def export_pgn(self, **headers: str) -> str:
+        """The finished game in PGN with the decks' order (``RaindropDecks``), which
+        replays it exactly; :class:`ValueError` while the game is still on."""
+        from companion.notation import write_pgn
+
+        return write_pgn(self, headers=headers, include_decks=True)
 
     def attach_journal(self, journal: Recorder | None) -> None:
         """Record further actions to ``journal`` (resuming: its header already exists);

@@ -2,15 +2,28 @@
 
 A journal is a text file, one record per line: ``CRC32 JSON``, the CRC
 (8 hex digits) taken over the JSON text. The first line is the header (format,
-version, house rules, the decks' order, clock settings); every following line
-is one committed action, numbered from 1, written with ``os.write`` and
-flushed with ``os.fsync`` before the game tells anyone about the action.
+version, house rules, clock settings); every following line is one committed
+action, numbered from 1, written with ``os.write`` and flushed with ``os.fsync``
+before the game tells anyone about the action.
 
-Resuming replays the actions. A torn or corrupt tail (a crash mid-write, a
-damaged disk block) is cut back to the last good entry: the original file is
+A record's ``secret`` field (the decks' order and seed in the header, where a
+takeback put a card back in an entry) is stored sealed (:mod:`companion.sealing`)
+with a key made for each journal and kept apart from it, in a key file
+(``.keys/ID.key`` beside the journal, the ``ID`` named by the header's ``key``
+field). Journals, key files and their folder are created readable by their
+owner only (0600, 0700).
+
+The line layer (:class:`Journal`, :func:`read_records`: CRC lines, sealing,
+torn tails, damaged entries) knows nothing of chess and serves any game; the
+functions below it rebuild a Raindropchess :class:`~companion.game.Game`.
+
+Resuming replays the actions. A torn tail (a crash mid-write, damaged bytes
+at the very end) is cut back to the last good entry: the original file is
 first copied aside (``NAME.damaged-N``) and the caller gets a warning. A
-journal whose header cannot be read, or whose good entries cannot be
-replayed, is never changed: resuming refuses with a :class:`JournalError`.
+damaged entry followed by intact ones is never cut: resuming refuses with a
+:class:`JournalError` naming the entry, as it does for a journal whose header
+or key cannot be read or whose entries cannot be replayed; the file is left
+byte for byte as it was.
 """
 
 from __future__ import annotations
@@ -39,11 +52,17 @@ from companion.cards import DeckError, Decks
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import JOURNAL_FORMAT, JOURNAL_VERSION, Game, RecordError
 from companion.rules import HouseRules, HouseRulesError
+from companion.sealing import KEY_BYTES, SealError, new_key, seal, unseal
 
 LOGGER = logging.getLogger(__name__)
 
 ENV_DATA_DIR = "RAINDROP_DATA_DIR"
 SUFFIX = ".rdj"
+SECRET = "secret"    # a record's field stored sealed
+KEY_FIELD = "key"    # the header's field naming its key file
+KEY_DIR = ".keys"    # the key files' folder, beside the journals
+FILE_MODE = 0o600
+DIR_MODE = 0o700
 
 
 class JournalError(ValueError):
@@ -104,6 +123,84 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _private_dir(folder: Path) -> None:
+    """Create ``folder`` (and its parents) if missing; a new folder is owner-only."""
+    if not folder.is_dir():
+        folder.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+
+
+def key_path(journal: Path, key_id: str) -> Path:
+    """Where the key of a journal lives (``.keys/ID.key`` in the journal's folder)."""
+    if not key_id or not all(c in "0123456789abcdef" for c in key_id):
+        raise JournalError(f"{journal}: the header's key id {key_id!r} is not a hex id")
+    return journal.parent / KEY_DIR / f"{key_id}.key"
+
+
+def _write_key(journal: Path) -> tuple[str, bytes]:
+    folder = journal.parent / KEY_DIR
+    _private_dir(folder)
+    for _ in range(100):
+        key_id = secrets.token_hex(8)
+        path = folder / f"{key_id}.key"
+        key = new_key()
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        except FileExistsError:
+            continue
+        try:
+            os.write(fd, key.hex().encode("ascii") + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _fsync_dir(folder)
+        return key_id, key
+    raise JournalError(f"cannot create a key file in {folder}")
+
+
+def load_key(journal: Path, header: dict[str, Any]) -> bytes | None:
+    """The key a journal's header names (``None`` if it names none)."""
+    key_id = header.get(KEY_FIELD)
+    if key_id is None:
+        return None
+    path = key_path(journal, str(key_id))
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise JournalError(f"{journal}: its key file {path} is missing, so the secret part "
+                           f"(the decks' order) cannot be read; the journal was left as it "
+                           f"is. Put the key file back (a journal moved to another folder "
+                           f"needs its {KEY_DIR} folder moved with it)") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise JournalError(f"{journal}: cannot read its key file {path}: {error}") from None
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != KEY_BYTES:
+        raise JournalError(f"{journal}: its key file {path} is damaged (expected "
+                           f"{KEY_BYTES * 2} hex digits)")
+    return key
+
+
+def _sealed(record: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
+    if SECRET not in record:
+        return record
+    if key is None:
+        raise JournalError("a record with a secret needs a journal with a key")
+    data = json.dumps(record[SECRET], separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return dict(record, **{SECRET: seal(key, data, label)})
+
+
+def _unsealed(record: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
+    """``record`` with its secret opened; ``ValueError`` (a :class:`SealError`) if bad."""
+    if SECRET not in record:
+        return record
+    if key is None:
+        raise SealError("the record has a secret but the journal names no key")
+    value = json.loads(unseal(key, record[SECRET], label).decode("utf-8"))
+    return dict(record, **{SECRET: value})
+
+
 def _lock(fd: int, path: Path) -> None:
     """Hold the journal against other processes (two appending would corrupt it).
 
@@ -122,23 +219,27 @@ def _lock(fd: int, path: Path) -> None:
 
 
 class Journal:
-    """Appends a game's records to one file, each flushed to disk (fsync)."""
+    """Appends a game's records to one file, each flushed to disk (fsync); a record's
+    ``secret`` field is sealed with the journal's key (made by :meth:`begin`)."""
 
-    def __init__(self, path: Path, *, fd: int, entries: int) -> None:
+    def __init__(self, path: Path, *, fd: int, entries: int, key: bytes | None = None,
+                 ) -> None:
         self.path = path
         self._fd: int | None = fd
         self._entries = entries
+        self._key = key
 
     @classmethod
     def create(cls, directory: str | os.PathLike[str] | None = None) -> Journal:
         """A new, empty journal file in the games directory (never an existing file)."""
         folder = games_dir(directory)
-        folder.mkdir(parents=True, exist_ok=True)
+        _private_dir(folder)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         for _ in range(100):
             path = folder / f"game-{stamp}-{secrets.token_hex(3)}{SUFFIX}"
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND,
+                             FILE_MODE)
             except FileExistsError:
                 continue
             _lock(fd, path)
@@ -150,9 +251,10 @@ class Journal:
     def at(cls, path: str | os.PathLike[str]) -> Journal:
         """A new journal at ``path``, which must not exist yet."""
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        _private_dir(target.parent)
         try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND,
+                         FILE_MODE)
         except FileExistsError:
             raise JournalError(f"{target} exists already: a journal is never "
                                f"overwritten") from None
@@ -174,19 +276,24 @@ class Journal:
             raise JournalError(f"cannot write to the journal {self.path}: {error}") from None
 
     def begin(self, header: dict[str, Any]) -> None:
-        """Write the header line (a new journal only)."""
+        """Write the header line (a new journal only). A header with a ``secret``
+        gets a new key, written to its key file first, and names it."""
         if self._entries != -1:
             raise JournalError(f"the journal {self.path} already has a header")
-        self._write(header)
+        record = dict(header)
+        if SECRET in record:
+            key_id, self._key = _write_key(self.path)
+            record[KEY_FIELD] = key_id
+        self._write(_sealed(record, self._key, "0"))
         self._entries = 0
 
     def append(self, entry: dict[str, Any]) -> None:
-        """Write one action and fsync before returning."""
+        """Write one entry (its ``secret`` sealed) and fsync before returning."""
         if self._entries < 0:
             raise JournalError(f"the journal {self.path} has no header yet")
         record = dict(entry)
         record["n"] = self._entries + 1
-        self._write(record)
+        self._write(_sealed(record, self._key, str(record["n"])))
         self._entries += 1
 
     @property
@@ -214,18 +321,25 @@ class Journal:
 
 @dataclasses.dataclass(frozen=True)
 class JournalContents:
-    """What a journal file holds: its header, its good entries, and any bad tail."""
+    """What a journal file holds: its header, its good entries (secrets opened), and
+    what is wrong after them, if anything."""
 
     path: Path
     header: dict[str, Any]
     entries: tuple[dict[str, Any], ...]
     good_bytes: int          # the length of the good part (header and good entries)
     total_bytes: int
-    problem: str | None      # why the tail was cut, if it was
+    problem: str | None      # why reading stopped before the end, if it did
+    damaged_inside: bool = False  # intact entries follow the damage: never cut
 
 
-def read_journal(path: str | os.PathLike[str]) -> JournalContents:
-    """Read a journal without changing it; :class:`JournalError` if the header is bad."""
+def read_records(path: str | os.PathLike[str]) -> JournalContents:
+    """Read any journal's records without changing the file (no game knowledge).
+
+    :class:`JournalError` if the header or the key cannot be read. Reading stops
+    at the first entry that is torn, damaged (checksum, JSON, seal) or out of
+    sequence; ``damaged_inside`` says whether intact entries follow it.
+    """
     file = Path(path)
     try:
         data = file.read_bytes()
@@ -235,13 +349,64 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
         raise JournalError(f"cannot read the journal {file}: {error}") from None
     end = data.find(b"\n")
     if end < 0:
-        raise JournalError(f"{file} is not a Raindropchess journal: no complete header line "
+        raise JournalError(f"{file} is not a readable journal: no complete header line "
                            f"({len(data)} bytes)")
     try:
         header = decode_line(data[:end])
     except ValueError as error:
-        raise JournalError(f"{file} is not a readable Raindropchess journal: the header is "
-                           f"bad ({error})") from None
+        raise JournalError(f"{file} is not a readable journal: the header is bad "
+                           f"({error})") from None
+    key = load_key(file, header)
+    try:
+        header = _unsealed(header, key, "0")
+    except ValueError as error:
+        raise JournalError(f"{file}: the header's secret cannot be opened with its key "
+                           f"({error}); the journal was left as it is") from None
+    entries: list[dict[str, Any]] = []
+    position = end + 1
+    problem = None
+    damaged_inside = False
+    while position < len(data):
+        end = data.find(b"\n", position)
+        number = len(entries) + 1
+        if end < 0:
+            problem = (f"the last entry is torn ({len(data) - position} bytes without an end "
+                       f"of line)")
+            break
+        try:
+            record = decode_line(data[position:end])
+            if record.get("n") != number:
+                raise ValueError(f"it is out of sequence (numbered {record.get('n')!r})")
+            record = _unsealed(record, key, str(number))
+        except ValueError as error:
+            problem = f"entry {number} is damaged: {error}"
+            damaged_inside = _intact_after(data, end + 1 if end >= 0 else len(data), number)
+            break
+        entries.append(record)
+        position = end + 1
+    if problem is not None:
+        problem += f"; {len(data) - position} bytes after entry {len(entries)} were ignored"
+    return JournalContents(file, header, tuple(entries), position, len(data), problem,
+                           damaged_inside)
+
+
+def _intact_after(data: bytes, position: int, number: int) -> bool:
+    """Whether an intact, checksummed entry numbered after ``number`` follows."""
+    for line in data[position:].split(b"\n"):
+        try:
+            record = decode_line(line)
+        except ValueError:
+            continue
+        if isinstance(record.get("n"), int) and record["n"] > number:
+            return True
+    return False
+
+
+def read_journal(path: str | os.PathLike[str]) -> JournalContents:
+    """Read a Raindropchess journal without changing it; :class:`JournalError` if its
+    header (or key) is bad, or it is another format or version."""
+    contents = read_records(path)
+    header, file = contents.header, contents.path
     if header.get("format") != JOURNAL_FORMAT:
         raise JournalError(f"{file} is not a Raindropchess journal (format "
                            f"{header.get('format')!r})")
@@ -249,29 +414,7 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
         raise JournalError(f"{file} is a journal of version {header.get('version')!r}; this "
                            f"companion reads version {JOURNAL_VERSION} only. The file was "
                            f"left as it is.")
-    entries: list[dict[str, Any]] = []
-    position = end + 1
-    problem = None
-    while position < len(data):
-        end = data.find(b"\n", position)
-        if end < 0:
-            problem = (f"the last entry is torn ({len(data) - position} bytes without an end "
-                       f"of line)")
-            break
-        try:
-            record = decode_line(data[position:end])
-        except ValueError as error:
-            problem = f"entry {len(entries) + 1} is damaged: {error}"
-            break
-        if record.get("n") != len(entries) + 1:
-            problem = (f"entry {len(entries) + 1} is out of sequence (numbered "
-                       f"{record.get('n')!r})")
-            break
-        entries.append(record)
-        position = end + 1
-    if problem is not None:
-        problem += f"; {len(data) - position} bytes after entry {len(entries)} were ignored"
-    return JournalContents(file, header, tuple(entries), position, len(data), problem)
+    return contents
 
 
 def game_from_contents(contents: JournalContents, *,
@@ -279,14 +422,17 @@ def game_from_contents(contents: JournalContents, *,
     """Rebuild the game a journal records (no file is touched)."""
     header = contents.header
     file = contents.path
+    secret = header.get(SECRET)
+    if not isinstance(secret, dict):
+        raise JournalError(f"{file}: the header has no sealed secret (the decks' order)")
     try:
         rules = HouseRules.from_dict(header.get("rules") or {})
-        decks = Decks.from_order(header["decks"], rules)
+        decks = Decks.from_order(secret["decks"], rules)
         clock_data = header.get("clock")
         clock = ClockSettings.from_dict(clock_data) if clock_data else None
     except (KeyError, TypeError, HouseRulesError, DeckError, ClockSettingsError) as error:
         raise JournalError(f"{file}: the header does not describe a game: {error}") from None
-    seed = header.get("seed")
+    seed = secret.get("seed")
     game = Game(rules, seed=seed if isinstance(seed, int) else None, clock=clock, now=now,
                 decks=decks)
     with game.replaying():
@@ -326,8 +472,9 @@ def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.mono
     """Rebuild a game from its journal and keep recording to it.
 
     A torn or damaged tail is cut back to the last good entry after the
-    original file is copied aside; the warning says so. An unreadable journal
-    raises :class:`JournalError` and is left untouched.
+    original file is copied aside; the warning says so. A damaged entry with
+    intact entries after it, or an unreadable journal, raises
+    :class:`JournalError` and the file is left byte for byte as it was.
     """
     file = Path(path)
     try:
@@ -339,11 +486,19 @@ def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.mono
     try:
         _lock(fd, file)
         contents = read_journal(file)
+        if contents.damaged_inside:
+            damaged = len(contents.entries) + 1
+            reason = (contents.problem or "").split(";")[0]
+            raise JournalError(
+                f"{file}: {reason}, and intact entries follow it. Resuming would throw "
+                f"them away, so nothing was resumed and the file was left as it is (entry "
+                f"{damaged} must be repaired by hand; or start a new game)")
         game = game_from_contents(contents, now=now)
         warnings: list[str] = []
         if contents.problem is not None:
             aside = _aside_name(file)
             shutil.copy2(file, aside)
+            os.chmod(aside, FILE_MODE)
             os.ftruncate(fd, contents.good_bytes)
             os.fsync(fd)
             message = (f"{file}: {contents.problem}. The game was resumed from entry "
@@ -354,7 +509,12 @@ def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.mono
     except BaseException:
         os.close(fd)
         raise
-    journal = Journal(file, fd=fd, entries=len(contents.entries))
+    try:
+        key = load_key(file, contents.header)
+    except BaseException:
+        os.close(fd)
+        raise
+    journal = Journal(file, fd=fd, entries=len(contents.entries), key=key)
     game.attach_journal(journal)
     game.entries = len(contents.entries)
     return Resumed(game, journal, tuple(warnings))

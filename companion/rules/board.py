@@ -590,6 +590,20 @@ class RaindropBoard(chess.Board):
     def _why_drop_illegal(self, move: chess.Move, side: str) -> str:
         assert move.drop is not None
         if not self._pending:
+            # A drop stands for a flip of that card and its placement (PGN): say why
+            # that placement would be illegal, else that a card must be flipped first.
+            reason = self.why_cannot_flip()
+            if reason is not None:
+                return reason
+            kind = self._card_for_drop(move)
+            if not self._decks[self.turn][kind]:
+                return f"{side} has no {card_name(kind)} card left in the deck"
+            self._pending = kind
+            try:
+                if not self._is_legal_drop(move):
+                    return self._why_drop_illegal(move, side)
+            finally:
+                self._pending = 0
             return "no card is flipped: flip a card first"
         if self._pending == JOKER:
             return "a joker was flipped: it is not placed, choose a piece to remove"
