@@ -566,16 +566,17 @@ class TerminalSession:
         self.quiet = True
         try:
             self.sim.perform(move, self.game.turn)
+            result = self.board_session.last_result
+            if result.kind.value == "ask":  # e.g. which blue piece: the typed move says
+                for index, choice in enumerate(result.choices):
+                    if choice.move == move and not choice.undo_count:
+                        self.board_session.choose(index)
+                        break
         finally:
             self.quiet = False
         result = self.board_session.last_result
         if result.kind.value not in ("in_sync", "committed", "waiting"):
             self.report(result)
-        if result.kind.value == "ask":  # e.g. which blue piece: the typed move says
-            for index, choice in enumerate(result.choices):
-                if choice.move == move and not choice.undo_count:
-                    self.board_session.choose(index)
-                    break
 
     def report(self, result: Any) -> None:
         """What the board's sync says, for the players (nothing when all is well)."""
