@@ -49,7 +49,7 @@ Commands (one per line):
   undo                 take back one action; a flip taken back goes back into the
                        deck, shuffled (never once the game is over)
   redo                 play again a move taken back
-  verdict              is it checkmate? the leaflet's four conditions explained
+  verdict, verify      is it checkmate? the leaflet's four conditions explained
   moves                list the legal moves
   draw                 claim a draw if you can, else accept an offer, else offer one
   draw offer|accept|decline|claim [white|black]
@@ -395,7 +395,7 @@ class TerminalSession:
             elif command == "redo":
                 with self.board_follows():
                     self.game.redo()
-            elif command == "verdict":
+            elif command in ("verdict", "verify"):
                 self.say(self.game.mate_verdict().explain())
             elif command == "moves":
                 self.show_moves()
