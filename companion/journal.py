@@ -1,411 +1,69 @@
-"""The journal: a crash-safe record of a game, and resuming from it.
+"""The journal of a Raindropchess game, and resuming from it.
 
-A journal is a text file, one record per line: ``CRC32 JSON``, the CRC
-(8 hex digits) taken over the JSON text. The first line is the header (format,
-version, house rules, clock settings); every following line is one committed
-action, numbered from 1, written with ``os.write`` and flushed with ``os.fsync``
-before the game tells anyone about the action.
+The journal is a record file (:mod:`companion.records`: ``CRC32 JSON`` lines, each
+fsynced before the game tells anyone about the action). Its header holds the
+format, version, house rules and clock settings, and, sealed in its ``secret``
+field with a key kept apart, the decks' order and the seed; each entry is one
+committed action (an undo that took back a flip also seals where the card went).
 
-A record's ``secret`` field (the decks' order and seed in the header, where a
-takeback put a card back in an entry) is stored sealed (:mod:`companion.sealing`)
-with a key made for each journal and kept apart from it, in a key file
-(``.keys/ID.key`` beside the journal, the ``ID`` named by the header's ``key``
-field). Journals, key files and their folder are created readable by their
-owner only (0600, 0700).
-
-The line layer (:class:`Journal`, :func:`read_records`: CRC lines, sealing,
-torn tails, damaged entries) knows nothing of chess and serves any game; the
-functions below it rebuild a Raindropchess :class:`~companion.game.Game`.
-
-Resuming replays the actions. A torn tail (a crash mid-write, damaged bytes
-at the very end) is cut back to the last good entry: the original file is
-first copied aside (``NAME.damaged-N``) and the caller gets a warning. A
-damaged entry followed by intact ones is never cut: resuming refuses with a
-:class:`JournalError` naming the entry, as it does for a journal whose header
-or key cannot be read or whose entries cannot be replayed; the file is left
-byte for byte as it was.
+Resuming replays the actions. A torn tail is cut back to the last good entry
+(the original copied aside as ``NAME.damaged-N``) with a warning; a damaged entry
+followed by intact ones, an unreadable header or key, or entries that cannot be
+replayed make resume refuse with a :class:`JournalError` naming the problem, and
+the file is left byte for byte as it was.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import errno
-import json
 import logging
 import os
-import secrets
-import shutil
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import platformdirs
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
 
 from companion.cards import DeckError, Decks
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import JOURNAL_FORMAT, JOURNAL_VERSION, Game, RecordError
+from companion.records import (
+    DIR_MODE,
+    ENV_DATA_DIR,
+    FILE_MODE,
+    KEY_DIR,
+    KEY_FIELD,
+    SECRET,
+    SUFFIX,
+    Journal,
+    JournalContents,
+    JournalError,
+    data_dir,
+    decode_line,
+    encode_line,
+    games_dir,
+    key_path,
+    load_key,
+    read_records,
+    reopen,
+)
 from companion.rules import HouseRules, HouseRulesError
-from companion.sealing import KEY_BYTES, SealError, new_key, seal, unseal
 
 LOGGER = logging.getLogger(__name__)
 
-ENV_DATA_DIR = "RAINDROP_DATA_DIR"
-SUFFIX = ".rdj"
-SECRET = "secret"    # a record's field stored sealed
-KEY_FIELD = "key"    # the header's field naming its key file
-KEY_DIR = ".keys"    # the key files' folder, beside the journals
-FILE_MODE = 0o600
-DIR_MODE = 0o700
-
-
-class JournalError(ValueError):
-    """A journal that cannot be used; the message names the file and the problem."""
-
-
-def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
-    """Where games are kept: ``override``, else ``$RAINDROP_DATA_DIR``, else the
-    user's data directory (``platformdirs.user_data_dir("raindrop")``)."""
-    if override is not None:
-        return Path(override)
-    env = os.environ.get(ENV_DATA_DIR)
-    if env:
-        return Path(env)
-    return Path(platformdirs.user_data_dir("raindrop"))
-
-
-def games_dir(override: str | os.PathLike[str] | None = None) -> Path:
-    return data_dir(override) / "games"
-
-
-def encode_line(record: dict[str, Any]) -> bytes:
-    text = json.dumps(record, separators=(",", ":"), sort_keys=True)
-    data = text.encode("utf-8")
-    return f"{zlib.crc32(data):08x} ".encode("ascii") + data + b"\n"
-
-
-def decode_line(line: bytes) -> dict[str, Any]:
-    """One journal line (without its newline) back to its record; ``ValueError`` if bad."""
-    if len(line) < 10 or line[8:9] != b" ":
-        raise ValueError("not a journal line (expected 'CRC32 JSON')")
-    try:
-        crc = int(line[:8].decode("ascii"), 16)
-    except (UnicodeDecodeError, ValueError):
-        raise ValueError("the checksum is not 8 hex digits") from None
-    data = line[9:]
-    if zlib.crc32(data) != crc:
-        raise ValueError("the checksum does not match (damaged data)")
-    try:
-        record = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"the JSON is damaged: {error}") from None
-    if not isinstance(record, dict):
-        raise ValueError("the record is not a JSON object")
-    return record
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _private_dir(folder: Path) -> None:
-    """Create ``folder`` (and its parents) if missing; a new folder is owner-only."""
-    if not folder.is_dir():
-        folder.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-
-
-def key_path(journal: Path, key_id: str) -> Path:
-    """Where the key of a journal lives (``.keys/ID.key`` in the journal's folder)."""
-    if not key_id or not all(c in "0123456789abcdef" for c in key_id):
-        raise JournalError(f"{journal}: the header's key id {key_id!r} is not a hex id")
-    return journal.parent / KEY_DIR / f"{key_id}.key"
-
-
-def _write_key(journal: Path) -> tuple[str, bytes]:
-    folder = journal.parent / KEY_DIR
-    _private_dir(folder)
-    for _ in range(100):
-        key_id = secrets.token_hex(8)
-        path = folder / f"{key_id}.key"
-        key = new_key()
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-        except FileExistsError:
-            continue
-        try:
-            os.write(fd, key.hex().encode("ascii") + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        _fsync_dir(folder)
-        return key_id, key
-    raise JournalError(f"cannot create a key file in {folder}")
-
-
-def load_key(journal: Path, header: dict[str, Any]) -> bytes | None:
-    """The key a journal's header names (``None`` if it names none)."""
-    key_id = header.get(KEY_FIELD)
-    if key_id is None:
-        return None
-    path = key_path(journal, str(key_id))
-    try:
-        text = path.read_text(encoding="ascii").strip()
-    except FileNotFoundError:
-        raise JournalError(f"{journal}: its key file {path} is missing, so the secret part "
-                           f"(the decks' order) cannot be read; the journal was left as it "
-                           f"is. Put the key file back (a journal moved to another folder "
-                           f"needs its {KEY_DIR} folder moved with it)") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise JournalError(f"{journal}: cannot read its key file {path}: {error}") from None
-    try:
-        key = bytes.fromhex(text)
-    except ValueError:
-        key = b""
-    if len(key) != KEY_BYTES:
-        raise JournalError(f"{journal}: its key file {path} is damaged (expected "
-                           f"{KEY_BYTES * 2} hex digits)")
-    return key
-
-
-def _sealed(record: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
-    if SECRET not in record:
-        return record
-    if key is None:
-        raise JournalError("a record with a secret needs a journal with a key")
-    data = json.dumps(record[SECRET], separators=(",", ":"), sort_keys=True).encode("utf-8")
-    return dict(record, **{SECRET: seal(key, data, label)})
-
-
-def _unsealed(record: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
-    """``record`` with its secret opened; ``ValueError`` (a :class:`SealError`) if bad."""
-    if SECRET not in record:
-        return record
-    if key is None:
-        raise SealError("the record has a secret but the journal names no key")
-    value = json.loads(unseal(key, record[SECRET], label).decode("utf-8"))
-    return dict(record, **{SECRET: value})
-
-
-def _lock(fd: int, path: Path) -> None:
-    """Hold the journal against other processes (two appending would corrupt it).
-
-    A POSIX record lock: per process, so one process may open its own journal
-    again; the kernel drops it when the process dies, even by ``kill -9``.
-    """
-    if fcntl is None:  # pragma: no cover - not POSIX
-        return
-    try:
-        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        if error.errno in (errno.EACCES, errno.EAGAIN):
-            raise JournalError(f"{path} is open in another raindrop process (the game is "
-                               f"being played there)") from None
-        LOGGER.debug("cannot lock %s: %s", path, error)  # a file system without locks
-
-
-class Journal:
-    """Appends a game's records to one file, each flushed to disk (fsync); a record's
-    ``secret`` field is sealed with the journal's key (made by :meth:`begin`)."""
-
-    def __init__(self, path: Path, *, fd: int, entries: int, key: bytes | None = None,
-                 ) -> None:
-        self.path = path
-        self._fd: int | None = fd
-        self._entries = entries
-        self._key = key
-
-    @classmethod
-    def create(cls, directory: str | os.PathLike[str] | None = None) -> Journal:
-        """A new, empty journal file in the games directory (never an existing file)."""
-        folder = games_dir(directory)
-        _private_dir(folder)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        for _ in range(100):
-            path = folder / f"game-{stamp}-{secrets.token_hex(3)}{SUFFIX}"
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND,
-                             FILE_MODE)
-            except FileExistsError:
-                continue
-            _lock(fd, path)
-            _fsync_dir(folder)
-            return cls(path, fd=fd, entries=-1)
-        raise JournalError(f"cannot create a new journal in {folder}")
-
-    @classmethod
-    def at(cls, path: str | os.PathLike[str]) -> Journal:
-        """A new journal at ``path``, which must not exist yet."""
-        target = Path(path)
-        _private_dir(target.parent)
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND,
-                         FILE_MODE)
-        except FileExistsError:
-            raise JournalError(f"{target} exists already: a journal is never "
-                               f"overwritten") from None
-        _lock(fd, target)
-        _fsync_dir(target.parent)
-        return cls(target, fd=fd, entries=-1)
-
-    def _write(self, record: dict[str, Any]) -> None:
-        if self._fd is None:
-            raise JournalError(f"the journal {self.path} is closed")
-        data = encode_line(record)
-        try:
-            written = os.write(self._fd, data)
-            if written != len(data):
-                raise JournalError(f"short write to {self.path} ({written} of {len(data)} "
-                                   f"bytes)")
-            os.fsync(self._fd)
-        except OSError as error:
-            raise JournalError(f"cannot write to the journal {self.path}: {error}") from None
-
-    def begin(self, header: dict[str, Any]) -> None:
-        """Write the header line (a new journal only). A header with a ``secret``
-        gets a new key, written to its key file first, and names it."""
-        if self._entries != -1:
-            raise JournalError(f"the journal {self.path} already has a header")
-        record = dict(header)
-        if SECRET in record:
-            key_id, self._key = _write_key(self.path)
-            record[KEY_FIELD] = key_id
-        self._write(_sealed(record, self._key, "0"))
-        self._entries = 0
-
-    def append(self, entry: dict[str, Any]) -> None:
-        """Write one entry (its ``secret`` sealed) and fsync before returning."""
-        if self._entries < 0:
-            raise JournalError(f"the journal {self.path} has no header yet")
-        record = dict(entry)
-        record["n"] = self._entries + 1
-        self._write(_sealed(record, self._key, str(record["n"])))
-        self._entries += 1
-
-    @property
-    def entries(self) -> int:
-        return max(self._entries, 0)
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-    def __enter__(self) -> Journal:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"Journal({str(self.path)!r}, entries={self.entries})"
-
-
-# ----------------------------------------------------------------------
-# Reading and resuming
-
-
-@dataclasses.dataclass(frozen=True)
-class JournalContents:
-    """What a journal file holds: its header, its good entries (secrets opened), and
-    what is wrong after them, if anything."""
-
-    path: Path
-    header: dict[str, Any]
-    entries: tuple[dict[str, Any], ...]
-    good_bytes: int          # the length of the good part (header and good entries)
-    total_bytes: int
-    problem: str | None      # why reading stopped before the end, if it did
-    damaged_inside: bool = False  # intact entries follow the damage: never cut
-
-
-def read_records(path: str | os.PathLike[str]) -> JournalContents:
-    """Read any journal's records without changing the file (no game knowledge).
-
-    :class:`JournalError` if the header or the key cannot be read. Reading stops
-    at the first entry that is torn, damaged (checksum, JSON, seal) or out of
-    sequence; ``damaged_inside`` says whether intact entries follow it.
-    """
-    file = Path(path)
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise JournalError(f"no journal at {file}") from None
-    except OSError as error:
-        raise JournalError(f"cannot read the journal {file}: {error}") from None
-    end = data.find(b"\n")
-    if end < 0:
-        raise JournalError(f"{file} is not a readable journal: no complete header line "
-                           f"({len(data)} bytes)")
-    try:
-        header = decode_line(data[:end])
-    except ValueError as error:
-        raise JournalError(f"{file} is not a readable journal: the header is bad "
-                           f"({error})") from None
-    key = load_key(file, header)
-    try:
-        header = _unsealed(header, key, "0")
-    except ValueError as error:
-        raise JournalError(f"{file}: the header's secret cannot be opened with its key "
-                           f"({error}); the journal was left as it is") from None
-    entries: list[dict[str, Any]] = []
-    position = end + 1
-    problem = None
-    damaged_inside = False
-    while position < len(data):
-        end = data.find(b"\n", position)
-        number = len(entries) + 1
-        if end < 0:
-            problem = (f"the last entry is torn ({len(data) - position} bytes without an end "
-                       f"of line)")
-            break
-        try:
-            record = decode_line(data[position:end])
-            if record.get("n") != number:
-                raise ValueError(f"it is out of sequence (numbered {record.get('n')!r})")
-            record = _unsealed(record, key, str(number))
-        except ValueError as error:
-            problem = f"entry {number} is damaged: {error}"
-            damaged_inside = _intact_after(data, end + 1 if end >= 0 else len(data), number)
-            break
-        entries.append(record)
-        position = end + 1
-    if problem is not None:
-        problem += f"; {len(data) - position} bytes after entry {len(entries)} were ignored"
-    return JournalContents(file, header, tuple(entries), position, len(data), problem,
-                           damaged_inside)
-
-
-def _intact_after(data: bytes, position: int, number: int) -> bool:
-    """Whether an intact, checksummed entry numbered after ``number`` follows."""
-    for line in data[position:].split(b"\n"):
-        try:
-            record = decode_line(line)
-        except ValueError:
-            continue
-        if isinstance(record.get("n"), int) and record["n"] > number:
-            return True
-    return False
+__all__ = [
+    "DIR_MODE", "ENV_DATA_DIR", "FILE_MODE", "KEY_DIR", "KEY_FIELD", "SECRET", "SUFFIX",
+    "Journal", "JournalContents", "JournalError", "Resumed", "data_dir", "decode_line",
+    "encode_line", "game_from_contents", "games_dir", "journals", "key_path",
+    "latest_journal", "load_key", "new_game", "read_journal", "read_records", "resume",
+]
 
 
 def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     """Read a Raindropchess journal without changing it; :class:`JournalError` if its
     header (or key) is bad, or it is another format or version."""
-    contents = read_records(path)
+    return _checked(read_records(path))
+
+
+def _checked(contents: JournalContents) -> JournalContents:
     header, file = contents.header, contents.path
     if header.get("format") != JOURNAL_FORMAT:
         raise JournalError(f"{file} is not a Raindropchess journal (format "
@@ -459,65 +117,19 @@ class Resumed:
     warnings: tuple[str, ...]
 
 
-def _aside_name(path: Path) -> Path:
-    for index in range(1, 1000):
-        candidate = path.with_name(f"{path.name}.damaged-{index}")
-        if not candidate.exists():
-            return candidate
-    raise JournalError(f"too many damaged copies of {path}")
-
-
 def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.monotonic,
            ) -> Resumed:
-    """Rebuild a game from its journal and keep recording to it.
+    """Rebuild a game from its journal and keep recording to it (see
+    :func:`companion.records.reopen`: a torn tail is cut with a warning; anything
+    else wrong raises :class:`JournalError` and leaves the file as it was)."""
 
-    A torn or damaged tail is cut back to the last good entry after the
-    original file is copied aside; the warning says so. A damaged entry with
-    intact entries after it, or an unreadable journal, raises
-    :class:`JournalError` and the file is left byte for byte as it was.
-    """
-    file = Path(path)
-    try:
-        fd = os.open(file, os.O_WRONLY | os.O_APPEND)
-    except FileNotFoundError:
-        raise JournalError(f"no journal at {file}") from None
-    except OSError as error:
-        raise JournalError(f"cannot open the journal {file}: {error}") from None
-    try:
-        _lock(fd, file)
-        contents = read_journal(file)
-        if contents.damaged_inside:
-            damaged = len(contents.entries) + 1
-            reason = (contents.problem or "").split(";")[0]
-            raise JournalError(
-                f"{file}: {reason}, and intact entries follow it. Resuming would throw "
-                f"them away, so nothing was resumed and the file was left as it is (entry "
-                f"{damaged} must be repaired by hand; or start a new game)")
-        game = game_from_contents(contents, now=now)
-        warnings: list[str] = []
-        if contents.problem is not None:
-            aside = _aside_name(file)
-            shutil.copy2(file, aside)
-            os.chmod(aside, FILE_MODE)
-            os.ftruncate(fd, contents.good_bytes)
-            os.fsync(fd)
-            message = (f"{file}: {contents.problem}. The game was resumed from entry "
-                       f"{len(contents.entries)}; the damaged original was kept as "
-                       f"{aside.name}.")
-            LOGGER.warning("%s", message)
-            warnings.append(message)
-    except BaseException:
-        os.close(fd)
-        raise
-    try:
-        key = load_key(file, contents.header)
-    except BaseException:
-        os.close(fd)
-        raise
-    journal = Journal(file, fd=fd, entries=len(contents.entries), key=key)
+    def rebuild(contents: JournalContents) -> Game:
+        return game_from_contents(_checked(contents), now=now)
+
+    game, journal, warnings = reopen(path, rebuild)
     game.attach_journal(journal)
-    game.entries = len(contents.entries)
-    return Resumed(game, journal, tuple(warnings))
+    game.entries = journal.entries
+    return Resumed(game, journal, warnings)
 
 
 def journals(directory: str | os.PathLike[str] | None = None) -> list[Path]:
