@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in resumed.warnings:
         session.say(f"Warning: {warning}")
     game = resumed.game
-    session.say(f"Resumed {resumed.journal.path} after {len(game.actions())} action(s).")
+    session.say(f"Resumed the game after {len(game.actions())} action(s).")
     history = game.san_history()
     if history:
         session.say("History: " + " ".join(history[-12:]) + (" ..." if len(history) > 12
