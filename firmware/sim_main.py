@@ -10,14 +10,13 @@ the board ends the process (the Pico would restart into maintenance mode).
 """
 
 import sys
+import time
 
 import micropython
-import time
 
 import device
 import hw_sim
 import link
-
 
 RESTART_DELAY_MS = 300
 
