@@ -1,0 +1,499 @@
+"""The turn search: units, engagement (E1), and every chain of placements.
+
+A *state* is the board part that changes during a turn plus where the chain
+stands: ``(own, group, last, dirs, reduced)``:
+
+- ``own``: the mover's pieces (a bit mask); the enemy only changes by the
+  capture that ends a turn, so ``own`` alone determines the position;
+- ``group``: the moving group now (pieces joined mid-turn included);
+- ``last``: the last placement point (``-1`` before the first);
+- ``dirs``: the index steps the chain may go on in (after the first
+  placement up to four: the group's lines through it, either way; after the
+  second, the one direction); empty when the turn has ended;
+- ``reduced``: a join or capture happened (L1 is met).
+
+:func:`expand` lists a state's next placements in turn-text order
+(lifted point, then placement point), each with the state after it and
+whether the turn may stop there. On top of it: every successor
+(:func:`finals`), the canonical turn of each successor (:func:`representatives`),
+the direct search for one target position (:func:`find_turn`), and whether a
+state can still end legally (:func:`viable`), which the step builder uses.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from companion.games.raindrops.geometry import Geometry, bits, geometry
+from companion.games.raindrops.position import OTHER, RaindropsPosition
+
+LOGGER = logging.getLogger(__name__)
+
+State = tuple[int, int, int, tuple[int, ...], bool]
+"""``(own, group, last, dirs, reduced)``."""
+
+Child = tuple[int, int, int, int, tuple[int, ...], bool, bool, bool]
+"""``(lifted, placed, own, group, dirs, reduced, legal, ended)``."""
+
+Path = tuple[tuple[int, int], ...]
+"""The steps of a turn as ``(from, to)`` point indexes."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One unit of the mover, worked out once per position."""
+
+    mask: int
+    engaged: bool
+    goal: int
+    """Engaged: the points where a placement joins or captures. Unengaged: the
+    points whose row or column holds an E1 target (a piece there engages it)."""
+    rule_rows: int
+    """Every row and column of the unit (the movement lines of the rules)."""
+    rule_cols: int
+    row_ok: int
+    """The unit's rows and columns a chain can usefully take (engaged: those
+    holding a point of ``goal``)."""
+    col_ok: int
+    firsts: int
+    """Candidate first placement points (on a useful line, next to the unit, not own)."""
+
+    @property
+    def singleton(self) -> bool:
+        return self.mask & (self.mask - 1) == 0
+
+
+@dataclass
+class Context:
+    """A position taken apart for the search: masks, units, plans."""
+
+    pos: RaindropsPosition
+    g: Geometry = field(init=False)
+    own: int = field(init=False)
+    enemy: int = field(init=False)
+    plans: list[Plan] = field(init=False)
+    unit_at: list[int] = field(init=False)
+    """Point -> the mover's unit there (0 if none)."""
+    enemy_unit_at: list[int] = field(init=False)
+    dead: set[tuple[int, int, tuple[int, ...]]] = field(init=False, default_factory=set)
+    """States :func:`viable` found to have no legal end (memo)."""
+
+    def __post_init__(self) -> None:
+        pos = self.pos
+        g = self.g = geometry(pos.size)
+        own = self.own = pos.mask(pos.side)
+        enemy = self.enemy = pos.mask(OTHER[pos.side])
+        units = g.components(own)
+        self.unit_at = [0] * (g.n * g.n)
+        for u in units:
+            for x in bits(u):
+                self.unit_at[x] = u
+        self.enemy_unit_at = [0] * (g.n * g.n)
+        for u in g.components(enemy):
+            for x in bits(u):
+                self.enemy_unit_at[x] = u
+        self.plans = [self._plan(u) for u in units]
+
+    def _plan(self, unit: int) -> Plan:
+        g, own, enemy = self.g, self.own, self.enemy
+        friends = own & ~unit
+        near = g.dilate(friends)
+        empty = g.full & ~own & ~enemy
+        targets = enemy | friends | (near & empty)
+        rows = 0
+        cols = 0
+        for row in g.rows:
+            if unit & row:
+                rows |= row
+        for col in g.cols:
+            if unit & col:
+                cols |= col
+        engaged = bool((rows | cols) & targets)
+        if engaged:
+            goal = enemy | (near & ~own)
+            row_ok = 0
+            col_ok = 0
+            for row in g.rows:
+                if row & rows and row & goal:
+                    row_ok |= row
+            for col in g.cols:
+                if col & cols and col & goal:
+                    col_ok |= col
+        else:
+            goal = g.lines_of(targets)
+            row_ok, col_ok = rows, cols
+        firsts = (row_ok | col_ok) & ~own & g.dilate(unit)
+        return Plan(unit, engaged, goal, rows, cols, row_ok, col_ok, firsts)
+
+    def plan_at(self, point: int) -> Plan | None:
+        """The plan of the mover's unit on ``point``, if any."""
+        unit = self.unit_at[point]
+        for plan in self.plans:
+            if plan.mask == unit:
+                return plan
+        return None
+
+    def final_enemy(self, own: int) -> int:
+        """The enemy pieces left once the mover's pieces are ``own`` (a capture removes a unit)."""
+        hit = own & self.enemy
+        if not hit:
+            return self.enemy
+        return self.enemy & ~self.enemy_unit_at[(hit & -hit).bit_length() - 1]
+
+    def position_after(self, own: int) -> RaindropsPosition:
+        """The position (other side to move) once the mover's pieces are ``own``."""
+        board = bytearray(self.pos.board, "ascii")
+        mine = ord(self.pos.side)
+        gone = self.own & ~own
+        new = own & ~self.own
+        while gone:
+            low = gone & -gone
+            board[low.bit_length() - 1] = 46
+            gone ^= low
+        hit = new & self.enemy
+        if hit:
+            for x in bits(self.enemy_unit_at[(hit & -hit).bit_length() - 1]):
+                board[x] = 46
+        while new:
+            low = new & -new
+            board[low.bit_length() - 1] = mine
+            new ^= low
+        return RaindropsPosition(self.pos.size, board.decode("ascii"), OTHER[self.pos.side])
+
+
+def engaged_units(pos: RaindropsPosition, colour: str) -> tuple[int, int]:
+    """``(units, unengaged units)`` of ``colour`` in ``pos`` (E1, for that colour)."""
+    view = RaindropsPosition(pos.size, pos.board, colour)
+    ctx = Context(view)
+    return len(ctx.plans), sum(1 for plan in ctx.plans if not plan.engaged)
+
+
+def unit_count(pos: RaindropsPosition, colour: str) -> int:
+    """How many units ``colour`` has."""
+    return len(geometry(pos.size).components(pos.mask(colour)))
+
+
+def slides(ctx: Context, plan: Plan) -> list[tuple[int, int]]:
+    """A singleton's legal slides as ``(to, own after)``, in point order."""
+    g, own, enemy = ctx.g, ctx.own, ctx.enemy
+    s = plan.mask.bit_length() - 1
+    friends = own & ~plan.mask
+    out: list[tuple[int, int]] = []
+    for d in g.directions:
+        nxt = g.next_point[d]
+        x = nxt[s]
+        while x >= 0:
+            xb = 1 << x
+            if own & xb:
+                break
+            if enemy & xb:
+                out.append((x, own ^ plan.mask | xb))
+                break
+            if (g.neighbours[x] & friends) if plan.engaged else (plan.goal & xb):
+                out.append((x, own ^ plan.mask | xb))
+            x = nxt[x]
+    out.sort()
+    return out
+
+
+def root(ctx: Context, plan: Plan) -> State:
+    """The state before a group's first placement."""
+    return (ctx.own, plan.mask, -1, (), False)
+
+
+def _useful(plan: Plan, g: Geometry, group: int, at: int, dirs: tuple[int, ...],
+            reduced: bool) -> tuple[int, ...]:
+    """The directions worth going on in (a legal end is still possible)."""
+    goal = plan.goal
+    if plan.engaged:
+        if reduced:
+            return dirs
+        return tuple(d for d in dirs if goal & g.ahead[d][at])
+    if group & goal:
+        return dirs
+    return tuple(d for d in dirs if goal & g.ahead[d][at])
+
+
+def expand(ctx: Context, plan: Plan, state: State, prune: bool = True) -> list[Child]:
+    """Every next placement from ``state``, sorted by (lifted, placed).
+
+    ``prune`` drops continuation directions that can no longer end legally.
+    """
+    own, group, last, dirs, reduced = state
+    g = ctx.g
+    lift = bits(g.liftable(group))
+    out: list[Child] = []
+    if last < 0:
+        n = g.n
+        for at in bits(plan.firsts if prune else _rule_firsts(ctx, plan)):
+            atb = 1 << at
+            row_ok = plan.row_ok if prune else plan.rule_rows
+            col_ok = plan.col_ok if prune else plan.rule_cols
+            base: tuple[int, ...] = ()
+            if row_ok & atb:
+                base += (1, -1)
+            if col_ok & atb:
+                base += (n, -n)
+            out.extend(_placements(ctx, plan, own, group, -1, at, base, True, reduced, lift,
+                                   prune))
+        out.sort()
+        return out
+    for d in dirs:
+        at = g.next_point[d][last]
+        if at < 0 or own >> at & 1:
+            continue
+        out.extend(_placements(ctx, plan, own, group, last, at, (d,), False, reduced, lift,
+                               prune))
+    if len(dirs) > 1:
+        out.sort()
+    return out
+
+
+def _rule_firsts(ctx: Context, plan: Plan) -> int:
+    return (plan.rule_rows | plan.rule_cols) & ~ctx.own & ctx.g.dilate(plan.mask)
+
+
+def _placements(ctx: Context, plan: Plan, own: int, group: int, last: int, at: int,
+                dirs: tuple[int, ...], first: bool, reduced: bool, lift: list[int],
+                prune: bool) -> list[Child]:
+    g = ctx.g
+    nbrs = g.neighbours
+    atb = 1 << at
+    capture = bool(ctx.enemy & atb)
+    adjacent = nbrs[at] & own & ~group
+    absorbed = 0
+    while adjacent:
+        low = adjacent & -adjacent
+        unit = ctx.unit_at[low.bit_length() - 1]
+        absorbed |= unit
+        adjacent &= ~unit
+    if capture:
+        go: tuple[int, ...] = ()
+    elif absorbed:
+        go = tuple(d for d in dirs if not absorbed & g.line(at, d))
+    else:
+        go = dirs
+    ended = capture or not go
+    reduced2 = reduced or capture or bool(absorbed)
+    engaged = plan.engaged
+    goal = plan.goal
+    near = nbrs[at]
+    lastb = 1 << last if last >= 0 else 0
+    out: list[Child] = []
+    for q in lift:
+        qb = 1 << q
+        if first:
+            if not near & (group ^ qb):
+                continue
+        elif qb == lastb and not near & (group ^ qb):
+            continue
+        own2 = (own ^ qb) | atb
+        group2 = (group ^ qb) | atb | absorbed
+        legal = reduced2 if engaged else bool(group2 & goal)
+        go2 = _useful(plan, g, group2, at, go, reduced2) if (prune and go) else go
+        out.append((q, at, own2, group2, go2, reduced2, legal, ended))
+    return out
+
+
+def finals(ctx: Context, plan: Plan) -> set[int]:
+    """The mover's pieces after every legal turn of this group (as ``own`` masks)."""
+    found: set[int] = set()
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    stack = [root(ctx, plan)]
+    while stack:
+        state = stack.pop()
+        for _, at, own2, group2, go, reduced2, legal, _ in expand(ctx, plan, state):
+            if legal:
+                found.add(own2)
+            if go:
+                key = (own2, at, go)
+                if key not in seen:
+                    seen.add(key)
+                    stack.append((own2, group2, at, go, reduced2))
+    return found
+
+
+def _search(ctx: Context, plan: Plan, start: State, path: Path,
+            target: tuple[int, int] | None, found: dict[int, Path]) -> Path | None:
+    """Pre-order search in turn-text order; the first path to each end is the least one.
+
+    With ``target`` (own, enemy), only states that can still reach it are
+    searched, and the first path reaching it is returned.
+    """
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    g = ctx.g
+    stack: list[tuple[State, bool, Path]] = [(start, False, path)]
+    while stack:
+        state, legal, path = stack.pop()
+        own, _, at, go, _ = state
+        key = (own, at, go)
+        if key in seen:
+            continue
+        seen.add(key)
+        if legal:
+            if target is None:
+                if own not in found:
+                    found[own] = path
+            elif own == target[0] and ctx.final_enemy(own) == target[1]:
+                return path
+        if not go and at >= 0:
+            continue
+        children = expand(ctx, plan, state)
+        for q, at2, own2, group2, go2, reduced2, legal2, _ in reversed(children):
+            if target is not None:
+                go2 = _toward(g, target[0], own2, at2, go2)
+                if not go2 and not (legal2 and own2 == target[0]):
+                    continue
+            stack.append(((own2, group2, at2, go2, reduced2), legal2, (*path, (q, at2))))
+    return None
+
+
+def _toward(g: Geometry, goal: int, own: int, at: int, dirs: tuple[int, ...]) -> tuple[int, ...]:
+    """The directions from ``at`` in which the chain can still turn ``own`` into ``goal``."""
+    need = goal & ~own
+    if not need:
+        return ()
+    extra = (own & ~goal).bit_count()
+    keep: list[int] = []
+    for d in dirs:
+        ahead = g.ahead[d]
+        if need & ~ahead[at]:
+            continue
+        far = _farthest(need, ahead)
+        if extra <= (ahead[at] & ~ahead[far]).bit_count():
+            keep.append(d)
+    return tuple(keep)
+
+
+def _farthest(need: int, ahead: tuple[int, ...]) -> int:
+    """The point of ``need`` with no other point of ``need`` beyond it."""
+    for x in bits(need):
+        if not need & ahead[x]:
+            return x
+    raise AssertionError("a line always has a farthest point")
+
+
+def representatives(ctx: Context) -> dict[int, Path]:
+    """Each successor (as ``own``) with its least turn (lifted, then placed, point order)."""
+    best: dict[int, Path] = {}
+    for plan in ctx.plans:
+        found: dict[int, Path] = {}
+        if plan.singleton:
+            s = plan.mask.bit_length() - 1
+            for to, own2 in slides(ctx, plan):
+                found[own2] = ((s, to),)
+        else:
+            _search(ctx, plan, root(ctx, plan), (), None, found)
+        for own2, path in found.items():
+            if own2 not in best or path < best[own2]:
+                best[own2] = path
+    return best
+
+
+def all_finals(ctx: Context) -> set[int]:
+    """Every successor of the position, as the mover's pieces after the turn."""
+    out: set[int] = set()
+    for plan in ctx.plans:
+        if plan.singleton:
+            out.update(own2 for _, own2 in slides(ctx, plan))
+        else:
+            out |= finals(ctx, plan)
+    return out
+
+
+def find_turn(ctx: Context, target: RaindropsPosition) -> Path | None:
+    """The least turn from ``ctx.pos`` to ``target``, searched from both positions.
+
+    The difference between the two boards fixes the movement line, the
+    placements still needed and the pieces still to lift, so only the few
+    chains that can produce ``target`` are searched.
+    """
+    pos = ctx.pos
+    if target.size != pos.size or target.side != OTHER[pos.side]:
+        return None
+    g = ctx.g
+    own_t = target.mask(pos.side)
+    enemy_t = target.mask(target.side)
+    if own_t.bit_count() != ctx.own.bit_count() or enemy_t & ~ctx.enemy:
+        return None
+    captured = ctx.enemy & ~enemy_t
+    if captured and ctx.enemy_unit_at[(captured & -captured).bit_length() - 1] != captured:
+        return None
+    added = own_t & ~ctx.own
+    if not added:
+        return None
+    in_row = any(added & ~row == 0 for row in g.rows)
+    in_col = any(added & ~col == 0 for col in g.cols)
+    if not (in_row or in_col):
+        return None
+    line = 0
+    if in_row:
+        line |= g.rows[(added.bit_length() - 1) // g.n]
+    if in_col:
+        line |= g.cols[(added.bit_length() - 1) % g.n]
+    best: Path | None = None
+    for plan in ctx.plans:
+        if not plan.mask & line:
+            continue
+        if plan.singleton:
+            s = plan.mask.bit_length() - 1
+            for to, own2 in slides(ctx, plan):
+                if own2 == own_t and ctx.final_enemy(own2) == enemy_t:
+                    path: Path | None = ((s, to),)
+                    break
+            else:
+                path = None
+        else:
+            path = _search(ctx, plan, root(ctx, plan), (), (own_t, enemy_t), {})
+        if path is not None and (best is None or path < best):
+            best = path
+    return best
+
+
+def viable(ctx: Context, plan: Plan, state: State, legal: bool) -> bool:
+    """Whether some continuation of ``state`` (or stopping now) is a legal turn."""
+    if legal:
+        return True
+    own, _, at, go, _ = state
+    if not go:
+        return False
+    g = ctx.g
+    goal = plan.goal
+    hopeful = False
+    for d in go:
+        nxt = g.next_point[d]
+        x = nxt[at]
+        while x >= 0 and not own >> x & 1:
+            if goal >> x & 1:
+                # Section 8: the chain can always walk on over empty points
+                # (some piece other than the last placed one is liftable).
+                return True
+            x = nxt[x]
+        if goal & g.ahead[d][at]:
+            hopeful = True
+    if not hopeful:
+        return False
+    key = (own, at, go)
+    if key in ctx.dead:
+        return False
+    for child in expand(ctx, plan, state):
+        _, at2, own2, group2, go2, reduced2, legal2, _ = child
+        if viable(ctx, plan, (own2, group2, at2, go2, reduced2), legal2):
+            return True
+    ctx.dead.add(key)
+    return False
+
+
+def has_turn(ctx: Context) -> bool:
+    """Whether the mover has any legal turn (section 8 proves it while they have 2+ units)."""
+    for plan in ctx.plans:
+        if plan.singleton:
+            if slides(ctx, plan):
+                return True
+            continue
+        for child in expand(ctx, plan, root(ctx, plan)):
+            _, at2, own2, group2, go2, reduced2, legal2, _ = child
+            if viable(ctx, plan, (own2, group2, at2, go2, reduced2), legal2):
+                return True
+    return False
