@@ -90,9 +90,9 @@ class Geometry:
 
         A piece whose orthogonal neighbours in the group are connected through
         its eight surrounding points is never a cut point; that is decided for
-        every piece at once with bit operations. The few others are settled by
-        a flood fill each (a tree has none to settle: its only such pieces are
-        leaves).
+        every piece at once with bit operations. Of the others, those on trees
+        hanging off the group's cycles are cut points (found by peeling leaves);
+        the few left are settled by growing fronts from their neighbours.
         """
         n, nlc, nfc, full = self.n, self.not_last_col, self.not_first_col, self.full
         up = group >> n
@@ -115,16 +115,62 @@ class Geometry:
         edges = (group & east).bit_count() + (group & up).bit_count()
         if edges == group.bit_count() - 1:
             return simple
+        # Peel leaves until none is left: what was peeled hangs in trees off
+        # the rest (the core), so every peeled piece but an original leaf, and
+        # every core piece a tree hangs from, is a cut point.
+        core = group
+        peeled = 0
+        while True:
+            u = core >> n
+            d = (core << n) & full
+            e = (core >> 1) & nlc
+            w = (core << 1) & nfc
+            leaves = core & (u | d | e | w) & ~((u & d) | (e & w) | ((u | d) & (e | w)))
+            if not leaves:
+                break
+            peeled |= leaves
+            core ^= leaves
+        doubtful &= core & ~self.dilate(peeled)
         nbrs = self.neighbours
         while doubtful:
             low = doubtful & -doubtful
             doubtful ^= low
-            point = low.bit_length() - 1
-            rest = group ^ low
-            around = nbrs[point] & rest
-            if self.flood(around & -around, rest) & around == around:
+            if not self._cuts(core ^ low, nbrs[low.bit_length() - 1] & core):
                 simple |= low
         return simple
+
+    def _cuts(self, rest: int, around: int) -> bool:
+        """Whether the neighbours ``around`` of a removed piece fall apart in ``rest``.
+
+        Grows one front from each neighbour at once and merges fronts that
+        meet: a front that stops growing alone proves a cut, fronts that all
+        meet prove none. Either way it ends as soon as the smaller side is
+        known, which keeps long tails cheap.
+        """
+        n, nlc, nfc = self.n, self.not_last_col, self.not_first_col
+        everyone = around
+        fronts: list[int] = []
+        while around:
+            low = around & -around
+            fronts.append(low)
+            around ^= low
+        while True:
+            grown: list[int] = []
+            for cur in fronts:
+                nxt = (cur | ((cur >> 1) & nlc) | ((cur << 1) & nfc) | (cur >> n)
+                       | (cur << n)) & rest
+                if nxt == cur:
+                    return nxt & everyone != everyone
+                kept = [nxt]
+                for other in grown:
+                    if other & kept[0]:
+                        kept[0] |= other
+                    else:
+                        kept.append(other)
+                grown = kept
+            if len(grown) == 1:
+                return False
+            fronts = grown
 
 
 def bits(mask: int) -> list[int]:

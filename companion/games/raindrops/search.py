@@ -297,20 +297,83 @@ def _placements(ctx: Context, plan: Plan, own: int, group: int, last: int, at: i
 
 
 def finals(ctx: Context, plan: Plan) -> set[int]:
-    """The mover's pieces after every legal turn of this group (as ``own`` masks)."""
+    """The mover's pieces after every legal turn of this group (as ``own`` masks).
+
+    The same search as :func:`expand` would drive, written out flat for speed:
+    this is what lists successors.
+    """
     found: set[int] = set()
-    seen: set[tuple[int, int, tuple[int, ...]]] = set()
-    stack = [root(ctx, plan)]
+    seen: set[tuple[int, int, int]] = set()
+    stack: list[tuple[int, int, int, int, bool]] = []
+    for _, at, own2, group2, go, reduced2, legal, _ in expand(ctx, plan, root(ctx, plan)):
+        if legal:
+            found.add(own2)
+        for d in go:
+            key = (own2, at, d)
+            if key not in seen:
+                seen.add(key)
+                stack.append((own2, group2, at, d, reduced2))
+    g = ctx.g
+    nxt = g.next_point
+    ahead = g.ahead
+    nbrs = g.neighbours
+    rows, cols, n = g.rows, g.cols, g.n
+    enemy = ctx.enemy
+    unit_at = ctx.unit_at
+    engaged = plan.engaged
+    goal = plan.goal
+    liftable = g.liftable
+    add = found.add
+    push = stack.append
     while stack:
-        state = stack.pop()
-        for _, at, own2, group2, go, reduced2, legal, _ in expand(ctx, plan, state):
-            if legal:
-                found.add(own2)
-            if go:
-                key = (own2, at, go)
-                if key not in seen:
-                    seen.add(key)
-                    stack.append((own2, group2, at, go, reduced2))
+        own, group, last, d, reduced = stack.pop()
+        at = nxt[d][last]
+        if at < 0 or own >> at & 1:
+            continue
+        atb = 1 << at
+        capture = enemy & atb
+        adjacent = nbrs[at] & own & ~group
+        absorbed = 0
+        while adjacent:
+            low = adjacent & -adjacent
+            unit = unit_at[low.bit_length() - 1]
+            absorbed |= unit
+            adjacent &= ~unit
+        line = rows[at // n] if d in (1, -1) else cols[at % n]
+        ended = capture or absorbed & line
+        reduced2 = reduced or bool(capture) or bool(absorbed)
+        goal_ahead = goal & ahead[d][at]
+        if ended:
+            go_on = False
+        elif engaged:
+            go_on = reduced2 or bool(goal_ahead)
+        else:
+            go_on = True  # refined per lift below
+        near = nbrs[at]
+        lastb = 1 << last
+        lift = liftable(group)
+        while lift:
+            qb = lift & -lift
+            lift ^= qb
+            rest = group ^ qb
+            if qb == lastb and not near & rest:
+                continue
+            own2 = (own ^ qb) | atb
+            if engaged:
+                if reduced2:
+                    add(own2)
+                if not go_on:
+                    continue
+            else:
+                placed = rest | atb
+                if placed & goal:
+                    add(own2)
+                elif not goal_ahead:
+                    continue
+            key = (own2, at, d)
+            if key not in seen:
+                seen.add(key)
+                push((own2, rest | atb | absorbed, at, d, reduced2))
     return found
 
 
