@@ -119,6 +119,10 @@ def apply_step(ctx: Context, chain: Chain, frm: int, sep: str, to: int) -> Chain
         nexts = [g.next_point[d][last] for d in dirs]
         nexts = [x for x in nexts if x >= 0]
         if to not in nexts:
+            lines = {_line_name(g.n, last, d) for d in dirs if not g.line(last, d) >> to & 1}
+            if len(lines) == len({_line_name(g.n, last, d) for d in dirs}):
+                raise IllegalTurn(f"{names[to]} is not on the movement line "
+                                  f"({' or '.join(sorted(lines))})")
             if not nexts:
                 raise IllegalTurn(f"the chain cannot go on from {names[last]}: the board ends")
             if len(chain.path) == 1:
@@ -193,6 +197,12 @@ def _slide(ctx: Context, plan: Plan, frm: int, sep: str, to: int) -> Chain:
     raise IllegalTurn(
         f"{names[frm]}-{names[to]} leaves the singleton unengaged: an unengaged unit must end "
         "its turn engaged")
+
+
+def _line_name(n: int, point: int, direction: int) -> str:
+    if direction in (1, -1):
+        return f"row {point // n + 1}"
+    return f"column {LETTERS[point % n]}"
 
 
 def stop_reason(ctx: Context, chain: Chain) -> str:
