@@ -63,16 +63,24 @@ class RaindropsRules(RulesBase[RaindropsPosition]):
         board order (a1, b1, ..., a2, ...). Other turn texts reaching the same
         position are legal too (:meth:`play` takes them) but are not listed.
         """
-        if self.outcome(pos) is not None:
+        if self._over(pos):
             return
         ctx = Context(pos)
         for path in sorted(representatives(ctx).values()):
             yield path_text(ctx, path)
 
+    def _over(self, pos: RaindropsPosition) -> bool:
+        """Decided by the unit counts (the no-legal-turn fallback never applies, section 8,
+        and would leave no turn to list anyway)."""
+        black = unit_count(pos, "b")
+        white = unit_count(pos, "w")
+        return black <= 1 or white <= 1
+
     def _playable(self, pos: RaindropsPosition) -> None:
-        result = self.outcome(pos)
-        if result is not None:
-            raise IllegalTurn(f"the game is over: {result.reason}")
+        if self._over(pos):
+            result = self.outcome(pos)
+            reason = result.reason if result is not None else "no turn is left"
+            raise IllegalTurn(f"the game is over: {reason}")
 
     def play(self, pos: RaindropsPosition, turn: str) -> RaindropsPosition:
         self._playable(pos)
@@ -86,7 +94,7 @@ class RaindropsRules(RulesBase[RaindropsPosition]):
         return path_text(ctx, play_path(ctx, turn).path)
 
     def successors(self, pos: RaindropsPosition) -> frozenset[RaindropsPosition]:
-        if self.outcome(pos) is not None:
+        if self._over(pos):
             return frozenset()
         ctx = Context(pos)
         after = ctx.position_after
@@ -98,7 +106,7 @@ class RaindropsRules(RulesBase[RaindropsPosition]):
         A direct search: the two boards' difference fixes the line and what is
         left to lift and place; successors are never listed.
         """
-        if self.outcome(pos) is not None:
+        if self._over(pos):
             return ()
         ctx = Context(pos)
         path = find_turn(ctx, target)
