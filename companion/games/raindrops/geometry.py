@@ -148,6 +148,23 @@ class Geometry:
         known, which keeps long tails cheap.
         """
         n, nlc, nfc = self.n, self.not_last_col, self.not_first_col
+        first = around & -around
+        second = around ^ first
+        if second & (second - 1) == 0:
+            # Two neighbours (the usual case): grow both fronts in turn.
+            a, b = first, second
+            while True:
+                a2 = (a | ((a >> 1) & nlc) | ((a << 1) & nfc) | (a >> n) | (a << n)) & rest
+                if a2 & b:
+                    return False
+                if a2 == a:
+                    return True
+                b2 = (b | ((b >> 1) & nlc) | ((b << 1) & nfc) | (b >> n) | (b << n)) & rest
+                if b2 & a2:
+                    return False
+                if b2 == b:
+                    return True
+                a, b = a2, b2
         everyone = around
         fronts: list[int] = []
         while around:
