@@ -110,5 +110,4 @@ def diagram(pos: RaindropsPosition) -> str:
         row = pos.board[r * n:(r + 1) * n]
         lines.append(f"{r + 1:>2}  " + " ".join(row))
     lines.append("    " + " ".join(LETTERS[:n]))
-    lines.append(f"{pos.to_move} to move")
     return "\n".join(lines)

@@ -68,7 +68,7 @@ def test_cells_and_diagram() -> None:
     art = R.diagram(pos)
     assert art.splitlines()[0] == " 5  . . . . w"
     assert art.splitlines()[4] == " 1  b . . . ."
-    assert "a b c d e" in art and "black to move" in art
+    assert art.splitlines()[-1] == "    a b c d e"
 
 
 @pytest.mark.parametrize(("turn", "why"), [
