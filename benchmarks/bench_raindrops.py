@@ -9,7 +9,10 @@ the step builder, fixed seed). Times, per board size:
 - the target check ("does B follow from A", what sensing asks): ``RULES.turns_to``
   against ``plain_raindrops.follows`` (which lists every successor), on a
   successor of A and on a position two turns away (not a successor); prints
-  the ratio and the slowest check.
+  the ratio and the slowest check;
+- what play needs at the table, in milliseconds (median and slowest): the step
+  builder's first steps, its next steps after each step of a random turn,
+  checking a typed turn (``canonical_turn`` then ``play``), and ``turns_to``.
 
 Run from the repository root: ``python -m benchmarks.bench_raindrops [--games G]
 [--positions N] [--seed S]``.
@@ -97,6 +100,33 @@ def bench(size: int, games: int, count: int, seed: int) -> None:
     print(f"  target check ({len(checks)} pairs): engine {1e3 * (t4 - t3) / len(checks):.2f} ms "
           f"each (slowest {1e3 * worst:.2f} ms), plain {1e3 * (t5 - t4) / len(checks):.1f} ms "
           f"each, ratio {(t5 - t4) / (t4 - t3):.0f}x")
+    latency(sample, seed + 2)
+
+
+def latency(sample: list[RaindropsPosition], seed: int) -> None:
+    rng = random.Random(seed)
+    times: dict[str, list[float]] = {"first steps": [], "next steps": [], "check a turn": [],
+                                     "turns_to": []}
+    for pos in sample:
+        s = time.perf_counter()
+        builder = RULES.builder(pos)
+        steps = builder.next_steps()
+        times["first steps"].append(time.perf_counter() - s)
+        while steps and not (builder.complete and rng.random() < 0.35):
+            builder = builder.add(rng.choice(steps))
+            s = time.perf_counter()
+            steps = builder.next_steps()
+            times["next steps"].append(time.perf_counter() - s)
+        turn = builder.turn()
+        s = time.perf_counter()
+        RULES.play(pos, RULES.canonical_turn(pos, turn))
+        times["check a turn"].append(time.perf_counter() - s)
+        s = time.perf_counter()
+        RULES.turns_to(pos, builder.position)
+        times["turns_to"].append(time.perf_counter() - s)
+    print("  at the table: " + ", ".join(
+        f"{name} {1e3 * statistics.median(v):.2f} ms (slowest {1e3 * max(v):.2f})"
+        for name, v in times.items()))
 
 
 def main() -> None:
