@@ -115,7 +115,7 @@ class RaindropsRules(RulesBase[RaindropsPosition]):
     def outcome(self, pos: RaindropsPosition) -> Outcome | None:
         black = unit_count(pos, "b")
         white = unit_count(pos, "w")
-        scores = {"black": black, "white": white}
+        scores: dict[str, int] = {}
         if black == 0 or white == 0:
             loser = "black" if black == 0 else "white"
             winner = "white" if black == 0 else "black"

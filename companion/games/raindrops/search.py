@@ -78,6 +78,10 @@ class Context:
     enemy_unit_at: list[int] = field(init=False)
     dead: set[tuple[int, int, tuple[int, ...]]] = field(init=False, default_factory=set)
     """States :func:`viable` found to have no legal end (memo)."""
+    _bytes: bytes = field(init=False, repr=False)
+    _mine: int = field(init=False, repr=False)
+    _other: str = field(init=False, repr=False)
+    _unit_points: dict[int, list[int]] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         pos = self.pos
@@ -94,6 +98,9 @@ class Context:
             for x in bits(u):
                 self.enemy_unit_at[x] = u
         self.plans = [self._plan(u) for u in units]
+        self._bytes = pos.board.encode("ascii")
+        self._mine = ord(pos.side)
+        self._other = OTHER[pos.side]
 
     def _plan(self, unit: int) -> Plan:
         g, own, enemy = self.g, self.own, self.enemy
@@ -143,8 +150,7 @@ class Context:
 
     def position_after(self, own: int) -> RaindropsPosition:
         """The position (other side to move) once the mover's pieces are ``own``."""
-        board = bytearray(self.pos.board, "ascii")
-        mine = ord(self.pos.side)
+        board = bytearray(self._bytes)
         gone = self.own & ~own
         new = own & ~self.own
         while gone:
@@ -153,13 +159,18 @@ class Context:
             gone ^= low
         hit = new & self.enemy
         if hit:
-            for x in bits(self.enemy_unit_at[(hit & -hit).bit_length() - 1]):
+            unit = self.enemy_unit_at[(hit & -hit).bit_length() - 1]
+            points = self._unit_points.get(unit)
+            if points is None:
+                points = self._unit_points[unit] = bits(unit)
+            for x in points:
                 board[x] = 46
+        mine = self._mine
         while new:
             low = new & -new
             board[low.bit_length() - 1] = mine
             new ^= low
-        return RaindropsPosition(self.pos.size, board.decode("ascii"), OTHER[self.pos.side])
+        return RaindropsPosition(self.pos.size, board.decode("ascii"), self._other)
 
 
 def engaged_units(pos: RaindropsPosition, colour: str) -> tuple[int, int]:
