@@ -26,7 +26,7 @@ from companion.games.raindrops.search import (
 
 LOGGER = logging.getLogger(__name__)
 
-_STEP = re.compile(r"([a-z])(\d{1,2})([-x])([a-z])(\d{1,2})")
+_STEP = re.compile(r"([a-z])([1-9][0-9]?)([-x])([a-z])([1-9][0-9]?)")
 
 
 @dataclass(frozen=True)

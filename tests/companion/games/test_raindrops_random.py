@@ -107,12 +107,14 @@ def test_turns_to_agrees_with_filtering_successors(index: int) -> None:
     assert R.turns_to(pos, pos) == ()
     flipped = RaindropsPosition(pos.size, pos.board, "w" if pos.side == "b" else "b")
     assert R.turns_to(pos, flipped) == ()
+    plain_next = plain.successors(pos.text())
     rng = random.Random(index)
     for target in rng.sample(sorted(by_target, key=str), min(5, len(by_target))):
         if R.outcome(target) is None:
             for two_away in R.successors(target):
                 same_side = RaindropsPosition(two_away.size, two_away.board, target.side)
-                assert (R.turns_to(pos, same_side) != ()) == (same_side in by_target)
+                found = R.turns_to(pos, same_side) != ()
+                assert found == (same_side in by_target) == (same_side.text() in plain_next)
 
 
 def builder_ends(pos: RaindropsPosition) -> tuple[set[RaindropsPosition], int]:

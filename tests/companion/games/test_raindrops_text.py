@@ -153,3 +153,38 @@ def test_builder_singleton_slide_is_one_step() -> None:
         builder.add("d4-c4")
     done = builder.add("d4-a4")
     assert done.complete and done.next_steps() == () and done.turn() == "d4-a4"
+
+
+def test_leading_zero_rows_are_refused() -> None:
+    pos = R.parse(V5)
+    with pytest.raises(IllegalTurn, match="FROM-TO"):
+        R.play(pos, "a01-c1")
+
+
+def test_garbage_only_ever_gives_clear_errors() -> None:
+    import random
+
+    rng = random.Random(5)
+    pos = R.parse(V5)
+    alphabet = "abcfghwx.-/,0123456789 rainds"
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        try:
+            R.play(pos, text)
+        except IllegalTurn as error:
+            assert str(error)
+        try:
+            R.parse("raindrops " + text + " b")
+        except PositionError as error:
+            assert str(error)
+    for _ in range(2000):
+        steps = ",".join(
+            f"{rng.choice('abcdefg')}{rng.randrange(1, 8)}{rng.choice('-x')}"
+            f"{rng.choice('abcdefg')}{rng.randrange(1, 8)}" for _ in range(rng.randrange(1, 5)))
+        try:
+            after = R.play(pos, steps)
+        except IllegalTurn as error:
+            assert str(error)
+        else:
+            assert after in R.successors(pos)
+            assert R.turns_to(pos, after)
