@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from companion.games.base import IllegalTurn, Step
+from companion.games.raindrops.geometry import bits
 from companion.games.raindrops.position import SIDE_NAMES, RaindropsPosition
 from companion.games.raindrops.search import Context, expand, slides, viable
 from companion.games.raindrops.turn import (
@@ -110,9 +111,8 @@ class RaindropsBuilder:
         note = f"move the {SIDE_NAMES[colour]} piece from {names[frm]} to {names[to]}"
         if ctx.enemy >> to & 1:
             unit = ctx.enemy_unit_at[to]
-            for x in range(ctx.g.n * ctx.g.n):
-                if unit >> x & 1 and x != to:
-                    changes[names[x]] = "."
+            for x in bits(unit & ~(1 << to)):
+                changes[names[x]] = "."
             note += f", capturing the enemy unit of {unit.bit_count()}"
         return Step(step_text(ctx, frm, to), changes, note)
 

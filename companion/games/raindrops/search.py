@@ -213,17 +213,55 @@ def root(ctx: Context, plan: Plan) -> State:
     return (ctx.own, plan.mask, -1, (), False)
 
 
-def _useful(plan: Plan, g: Geometry, group: int, at: int, dirs: tuple[int, ...],
+def _useful(plan: Plan, g: Geometry, own: int, group: int, at: int, dirs: tuple[int, ...],
             reduced: bool) -> tuple[int, ...]:
-    """The directions worth going on in (a legal end is still possible)."""
-    goal = plan.goal
-    if plan.engaged:
-        if reduced:
-            return dirs
-        return tuple(d for d in dirs if goal & g.ahead[d][at])
-    if group & goal:
+    """The directions worth going on in (a legal end may still be reached that way)."""
+    if reduced if plan.engaged else group & plan.goal:
         return dirs
-    return tuple(d for d in dirs if goal & g.ahead[d][at])
+    goal = plan.goal
+    return tuple(d for d in dirs if goal & g.ahead[d][at]
+                 and (_clear(g, goal, own, at, d) or passable(g, goal, own, group, at, d)))
+
+
+def _clear(g: Geometry, goal: int, own: int, at: int, d: int) -> bool:
+    """Whether a point of ``goal`` comes before any own piece going from ``at`` along ``d``."""
+    nxt = g.next_point[d]
+    x = nxt[at]
+    while x >= 0 and not own >> x & 1:
+        if goal >> x & 1:
+            return True
+        x = nxt[x]
+    return False
+
+
+def passable(g: Geometry, goal: int, own: int, group: int, at: int, d: int) -> bool:
+    """Whether the chain at ``at`` going along ``d`` may still reach a point of ``goal``.
+
+    True at once when a goal point comes before any own piece (section 8: the
+    chain can always walk on over empty points). When a piece x of the group
+    blocks the way first, x must be lifted before the chain gets there, and
+    before that every piece of the group outside one part of (the group and
+    the points up to x, less x): the placements before x must be enough.
+    That is necessary, not sufficient; the search decides the rest.
+    """
+    nxt = g.next_point[d]
+    x = nxt[at]
+    between = 0
+    count = 0
+    while x >= 0 and not own >> x & 1:
+        if goal >> x & 1:
+            return True
+        between |= 1 << x
+        count += 1
+        x = nxt[x]
+    if x < 0 or count == 0 or not group >> x & 1 or not goal & g.ahead[d][x]:
+        return False
+    rest = group & ~(1 << x)
+    total = rest.bit_count()
+    for part in g.components(rest | between):
+        if total - (part & rest).bit_count() <= count - 1:
+            return True
+    return False
 
 
 def expand(ctx: Context, plan: Plan, state: State, prune: bool = True) -> list[Child]:
@@ -246,7 +284,7 @@ def expand(ctx: Context, plan: Plan, state: State, prune: bool = True) -> list[C
                 base += (1, -1)
             if col_ok & atb:
                 base += (n, -n)
-            out.extend(_placements(ctx, plan, own, group, -1, at, base, True, reduced, lift,
+            out.extend(placements(ctx, plan, own, group, -1, at, base, True, reduced, lift,
                                    prune))
         out.sort()
         return out
@@ -254,7 +292,7 @@ def expand(ctx: Context, plan: Plan, state: State, prune: bool = True) -> list[C
         at = g.next_point[d][last]
         if at < 0 or own >> at & 1:
             continue
-        out.extend(_placements(ctx, plan, own, group, last, at, (d,), False, reduced, lift,
+        out.extend(placements(ctx, plan, own, group, last, at, (d,), False, reduced, lift,
                                prune))
     if len(dirs) > 1:
         out.sort()
@@ -265,7 +303,7 @@ def _rule_firsts(ctx: Context, plan: Plan) -> int:
     return (plan.rule_rows | plan.rule_cols) & ~ctx.own & ctx.g.dilate(plan.mask)
 
 
-def _placements(ctx: Context, plan: Plan, own: int, group: int, last: int, at: int,
+def placements(ctx: Context, plan: Plan, own: int, group: int, last: int, at: int,
                 dirs: tuple[int, ...], first: bool, reduced: bool, lift: list[int],
                 prune: bool) -> list[Child]:
     g = ctx.g
@@ -302,7 +340,7 @@ def _placements(ctx: Context, plan: Plan, own: int, group: int, last: int, at: i
         own2 = (own ^ qb) | atb
         group2 = (group ^ qb) | atb | absorbed
         legal = reduced2 if engaged else bool(group2 & goal)
-        go2 = _useful(plan, g, group2, at, go, reduced2) if (prune and go) else go
+        go2 = _useful(plan, g, own2, group2, at, go, reduced2) if (prune and go) else go
         out.append((q, at, own2, group2, go2, reduced2, legal, ended))
     return out
 
@@ -353,13 +391,12 @@ def finals(ctx: Context, plan: Plan) -> set[int]:
         line = rows[at // n] if d in (1, -1) else cols[at % n]
         ended = capture or absorbed & line
         reduced2 = reduced or bool(capture) or bool(absorbed)
-        goal_ahead = goal & ahead[d][at]
-        if ended:
-            go_on = False
-        elif engaged:
-            go_on = reduced2 or bool(goal_ahead)
+        if ended or not (goal & ahead[d][at] or (engaged and reduced2)):
+            way = 0  # no lift goes on (an unengaged group that is legal still may)
+        elif engaged and reduced2:
+            way = 1  # every lift goes on
         else:
-            go_on = True  # refined per lift below
+            way = 1 if _clear(g, goal, own, at, d) else -1  # blocked: judged per lift
         near = nbrs[at]
         lastb = 1 << last
         lift = liftable(group)
@@ -373,14 +410,15 @@ def finals(ctx: Context, plan: Plan) -> set[int]:
             if engaged:
                 if reduced2:
                     add(own2)
-                if not go_on:
-                    continue
-            else:
-                placed = rest | atb
-                if placed & goal:
-                    add(own2)
-                elif not goal_ahead:
-                    continue
+            elif (rest | atb) & goal:
+                add(own2)
+                key = (own2, at, d)
+                if key not in seen:
+                    seen.add(key)
+                    push((own2, rest | atb, at, d, reduced2))
+                continue
+            if way == 0 or (way < 0 and not passable(g, goal, own2, rest | atb, at, d)):
+                continue
             key = (own2, at, d)
             if key not in seen:
                 seen.add(key)
@@ -529,24 +567,16 @@ def viable(ctx: Context, plan: Plan, state: State, legal: bool) -> bool:
     """Whether some continuation of ``state`` (or stopping now) is a legal turn."""
     if legal:
         return True
-    own, _, at, go, _ = state
+    own, group, at, go, _ = state
     if not go:
         return False
     g = ctx.g
     goal = plan.goal
-    hopeful = False
-    for d in go:
-        nxt = g.next_point[d]
-        x = nxt[at]
-        while x >= 0 and not own >> x & 1:
-            if goal >> x & 1:
-                # Section 8: the chain can always walk on over empty points
-                # (some piece other than the last placed one is liftable).
-                return True
-            x = nxt[x]
-        if goal & g.ahead[d][at]:
-            hopeful = True
-    if not hopeful:
+    # Section 8: the chain can always walk on over empty points (some piece
+    # other than the last placed one is liftable), so a clear way is enough.
+    if any(_clear(g, goal, own, at, d) for d in go):
+        return True
+    if not any(passable(g, goal, own, group, at, d) for d in go):
         return False
     key = (own, at, go)
     if key in ctx.dead:

@@ -20,7 +20,7 @@ from companion.games.raindrops.search import (
     Path,
     Plan,
     State,
-    _placements,
+    placements,
     slides,
 )
 
@@ -153,7 +153,7 @@ def apply_step(ctx: Context, chain: Chain, frm: int, sep: str, to: int) -> Chain
         dirs = base
     else:
         dirs = tuple(d for d in dirs if g.next_point[d][last] == to)
-    (child,) = _placements(ctx, plan, own, group, last, to, dirs, first, reduced, [frm],
+    (child,) = placements(ctx, plan, own, group, last, to, dirs, first, reduced, [frm],
                            prune=False)
     _, at2, own2, group2, go2, reduced2, legal2, ended2 = child
     why = ""
