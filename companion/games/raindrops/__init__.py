@@ -1,7 +1,8 @@
 """Raindrops, the connection game of Luis Bolaños Mures (2011).
 
 Modules: ``geometry`` (bit-board tables), ``position`` (position text),
-``search`` (units, engagement, every turn, the direct search for a target),
+``units`` (units, engagement, singleton slides), ``search`` (every chain of
+placements, the direct search for a target),
 ``turn`` (turn text, one step at a time with reasons), ``builder`` (the
 step-wise builder), ``rules`` (the :class:`~companion.games.base.GameRules`).
 """

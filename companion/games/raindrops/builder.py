@@ -14,7 +14,7 @@ from typing import Self
 from companion.games.base import IllegalTurn, Step
 from companion.games.raindrops.geometry import bits
 from companion.games.raindrops.position import SIDE_NAMES, RaindropsPosition
-from companion.games.raindrops.search import Context, expand, slides, viable
+from companion.games.raindrops.search import expand, viable
 from companion.games.raindrops.turn import (
     Chain,
     apply_step,
@@ -24,6 +24,7 @@ from companion.games.raindrops.turn import (
     step_text,
     stop_reason,
 )
+from companion.games.raindrops.units import Context, slides
 
 LOGGER = logging.getLogger(__name__)
 

@@ -16,16 +16,9 @@ from companion.games.raindrops.position import (
     parse_position,
     start_position,
 )
-from companion.games.raindrops.search import (
-    Context,
-    all_finals,
-    engaged_units,
-    find_turn,
-    has_turn,
-    representatives,
-    unit_count,
-)
+from companion.games.raindrops.search import all_finals, find_turn, has_turn, representatives
 from companion.games.raindrops.turn import path_text, play_path
+from companion.games.raindrops.units import Context, engaged_units, unit_count
 
 LOGGER = logging.getLogger(__name__)
 

@@ -15,14 +15,8 @@ from dataclasses import dataclass
 from companion.games.base import IllegalTurn
 from companion.games.raindrops.geometry import LETTERS
 from companion.games.raindrops.position import SIDE_NAMES
-from companion.games.raindrops.search import (
-    Context,
-    Path,
-    Plan,
-    State,
-    placements,
-    slides,
-)
+from companion.games.raindrops.search import Path, State, placements
+from companion.games.raindrops.units import Context, Plan, slides
 
 LOGGER = logging.getLogger(__name__)
 

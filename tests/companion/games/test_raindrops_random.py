@@ -14,7 +14,7 @@ import pytest
 from companion.games.raindrops import RULES as R
 from companion.games.raindrops import RaindropsBuilder, RaindropsPosition
 from companion.games.raindrops.geometry import bits, geometry
-from companion.games.raindrops.search import Context
+from companion.games.raindrops.units import Context
 
 FULL = os.environ.get("RAINDROP_FULL") == "1"
 
