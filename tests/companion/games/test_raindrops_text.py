@@ -188,3 +188,37 @@ def test_garbage_only_ever_gives_clear_errors() -> None:
         else:
             assert after in R.successors(pos)
             assert R.turns_to(pos, after)
+
+
+def test_first_placement_on_two_lines_goes_on_along_the_open_one() -> None:
+    # b2 lies on row 2 and column b, both lines of the group a1 b1 a2. It joins c2,
+    # which lies on row 2: along row 2 the turn ends, along column b it may go on.
+    text = "raindrops ...w/..../b.b./bb.w b"
+    pos = R.parse(text)
+    assert R.play(pos, "b1-b2").text() == "raindrops ...w/..../bbb./b..w w"
+    assert R.play(pos, "b1-b2,a1-b3").text() == "raindrops ...w/.b../bbb./...w w"
+    with pytest.raises(IllegalTurn, match="not on the movement line \\(column b\\)"):
+        R.play(pos, "b1-b2,b2-c2")
+    import plain_raindrops as plain
+
+    assert {p.text() for p in R.successors(pos)} == plain.successors(text)
+
+
+def test_turns_to_never_lists_successors(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.games.raindrops import rules, search
+
+    pos = R.parse(V5)
+    targets = {t: R.play(pos, t) for t in R.turns(pos)}
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("turns_to listed successors")
+
+    monkeypatch.setattr(search, "finals", refuse)
+    monkeypatch.setattr(search, "all_finals", refuse)
+    monkeypatch.setattr(search, "representatives", refuse)
+    monkeypatch.setattr(rules, "all_finals", refuse)
+    monkeypatch.setattr(rules, "representatives", refuse)
+    with pytest.raises(AssertionError, match="listed successors"):
+        R.successors(pos)
+    for turn, target in targets.items():
+        assert R.turns_to(pos, target) == (turn,)
