@@ -96,6 +96,8 @@ def test_successors_match_the_plain_peer(index: int) -> None:
     turns = list(R.turns(pos))
     assert len(turns) == len(set(turns)) == len(ours)
     assert {R.play(pos, t).text() for t in turns} == ours
+    before = phi(pos)
+    assert all(phi(after) < before for after in R.successors(pos))
 
 
 @pytest.mark.parametrize("index", range(len(CROSS)))
