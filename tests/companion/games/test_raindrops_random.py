@@ -184,3 +184,34 @@ def test_liftable_pieces_match_brute_force(size: int) -> None:
             expected = {x for x in bits(group)
                         if plain.connected(size, points - {(x % size, x // size)})}
             assert set(bits(g.liftable(group))) == expected
+
+
+def random_board(rng: random.Random, size: int) -> RaindropsPosition:
+    """Any board at all (not from a game) with the game on: big groups, holes, walls."""
+    while True:
+        black, white = rng.uniform(0.1, 0.6), rng.uniform(0.05, 0.4)
+        cells = []
+        for _ in range(size * size):
+            r = rng.random()
+            cells.append("b" if r < black else "w" if r < black + white else ".")
+        pos = RaindropsPosition(size, "".join(cells), rng.choice("bw"))
+        if "b" in cells and "w" in cells and R.outcome(pos) is None:
+            return pos
+
+
+BOARDS = [random_board(random.Random(i), 4 + i % (4 if FULL else 3))
+          for i in range(200 if FULL else 40)]
+
+
+@pytest.mark.parametrize("index", range(len(BOARDS)))
+def test_random_boards_match_the_plain_peer(index: int) -> None:
+    pos = R.parse(BOARDS[index].text())
+    ours = {p.text() for p in R.successors(pos)}
+    assert ours == plain.successors(pos.text())
+    assert ours  # two units or more each: a legal turn exists
+    if ours:
+        target = R.parse(sorted(ours)[index % len(ours)])
+        (turn,) = R.turns_to(pos, target)
+        assert R.play(pos, turn) == target
+        ends, _ = builder_ends(pos) if pos.size <= 5 else (set(R.successors(pos)), 0)
+        assert {p.text() for p in ends} == ours
