@@ -215,3 +215,34 @@ def test_random_boards_match_the_plain_peer(index: int) -> None:
         assert R.play(pos, turn) == target
         ends, _ = builder_ends(pos) if pos.size <= 5 else (set(R.successors(pos)), 0)
         assert {p.text() for p in ends} == ours
+
+
+def point_key(size: int, name: str) -> int:
+    return (int(name[1:]) - 1) * size + "abcdefghijklmnopqrstuvwxyz".index(name[0])
+
+
+def turn_key(size: int, turn: str) -> list[tuple[int, int]]:
+    return [(point_key(size, step[:2] if step[2] in "-x" else step[:3]),
+             point_key(size, step[3:] if step[2] in "-x" else step[4:]))
+            for step in turn.split(",")]
+
+
+@pytest.mark.parametrize("text", [
+    "raindrops w....w/....../....../....../..b.../bb...b b",
+    "raindrops w....w/....../....../....../...bbb/bb...b b",
+    "raindrops ...w/.bb./b.bb/.wwb b",
+    *(b.text() for b in BOARDS[:8] if b.size <= 5),
+])
+def test_listed_turn_is_the_least_of_all_turns_to_its_position(text: str) -> None:
+    pos = R.parse(text)
+    least: dict[RaindropsPosition, str] = {}
+    todo = [R.builder(pos)]
+    while todo:
+        builder = todo.pop()
+        if builder.complete:
+            turn = builder.turn()
+            end = builder.position
+            if end not in least or turn_key(pos.size, turn) < turn_key(pos.size, least[end]):
+                least[end] = turn
+        todo.extend(builder.add(step) for step in builder.next_steps())
+    assert sorted(R.turns(pos)) == sorted(least.values())
