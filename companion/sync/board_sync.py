@@ -153,7 +153,7 @@ class BoardSync:
         key = (snapshot.mask, colours, self._generation)
         first = self._snapshot is None
         self._snapshot = snapshot
-        if key == self._decided:
+        if key == self._decided and not snapshot.trail:
             return self._result
         self._mask = snapshot.mask
         self._colours = colours
@@ -161,7 +161,7 @@ class BoardSync:
             # What the board showed before anyone was watching is not an action.
             self._trail.reset(snapshot.mask, own=position.board.occupied_co[position.turn])
         else:
-            self._trail.observe(snapshot.mask)
+            self._trail.observe(snapshot.mask, snapshot.timestamp, snapshot.trail)
         return self._finish(self._decide(position, snapshot.mask, colours))
 
     def refresh(self) -> SyncResult:
@@ -266,44 +266,81 @@ class BoardSync:
             if not trail.changed:
                 return self._stale(pos, fits, mask, colours)
             return self._commit_forward(pos, fits)
-        if trail.changed and pos.last_move is not None \
-                and not mask & chess.BB_SQUARES[pos.last_move.to_square]:
-            mover = pos.last_move.to_square
-            alternatives = [e for e in pos.alternatives().get(mask, ())
-                            if self._fits(e, colours, mover=mover)]
-            if alternatives:
-                return self._correct(pos, alternatives)
+        if trail.changed and pos.last_move is not None:
+            relocated = self._relocation(pos, mask, colours)
+            if relocated is not None:
+                return relocated
+        pairs: list[tuple[Expected, Expected]] = []
+        if not pos.over and trail.step >= 2:
+            # A move and its reply, every step of both seen.
+            pairs = [(a, b) for a, b in pos.replies().get(mask, ())
+                     if self._pair_fits(pos, a, b, colours)]
+        undo_count = self._earlier(pos, mask, colours)
+        if undo_count is not None and pairs:
+            # A takeback wins over a fast reply that leaves the same board: it
+            # changes nothing until confirmed.
+            return self._takeback(pos, undo_count, pairs=pairs)
+        if pairs:
+            return self._commit_pair(pos, pairs)
         partial = self._partial(pos, mask, colours)
         if partial is not None:
             return partial
-        if trail.changed and not pos.over:
-            pairs = [(a, b) for a, b in pos.replies().get(mask, ())
-                     if self._pair_fits(a, b, colours)]
-            if pairs:
-                return self._commit_pair(pos, pairs)
-        earlier = [e for e in pos.earlier().get(mask, ())
-                   if colours is None or e.colours == colours]
         if not trail.changed:
             return self._catch_up(pos, mask, colours)
-        if earlier and self._game.can_undo():
-            return self._takeback(pos, earlier[0].undo_count)
+        if undo_count is not None:
+            return self._takeback(pos, undo_count)
         illegal = self._illegal(pos, mask, colours)
         if illegal is not None:
             return illegal
         return self._mismatch(pos, mask, colours)
 
-    def _pair_fits(self, first: Expected, second: Expected, colours: Colours | None) -> bool:
+    def _pair_fits(self, pos: Position, first: Expected, second: Expected,
+                   colours: Colours | None) -> bool:
         """Whether a snapshot is a move and its reply seen at once: the final colours
-        match, and every capture shows in the order of events (even with colours:
-        the board between the two moves was never seen)."""
+        match, and what was seen backs both: every square either move emptied or
+        filled (a capture: both) was seen so, in order (even with colours: the board
+        between the two moves was never seen)."""
         if colours is not None and colours != second.colours:
             return False
-        for expected in (first, second):
-            move = expected.move
-            if expected.capture is not None and move is not None and \
-                    not self._trail.captured(move.from_square, expected.capture):
-                return False
-        return True
+        if first.move is None or second.move is None:
+            return False
+        return self._trail.backs(pos.board, (first.move, second.move))
+
+    def _earlier(self, pos: Position, mask: int, colours: Colours | None) -> int | None:
+        """How many undos bring the game back to a position this board shows, if the
+        game can undo and something was done on the board."""
+        if not self._trail.changed or not self._game.can_undo():
+            return None
+        earlier = [e for e in pos.earlier().get(mask, ())
+                   if colours is None or e.colours == colours]
+        return earlier[0].undo_count if earlier else None
+
+    def _relocation(self, pos: Position, mask: int, colours: Colours | None,
+                    ) -> SyncResult | None:
+        """The piece just placed or moved, moved on by the same player before the
+        opponent touched anything (a hover seen, a slide that rested, a piece set
+        on the wrong square): the last action corrected, if legal."""
+        last = pos.last_move
+        assert last is not None
+        mover = last.to_square
+        touched = self._trail.touched
+        alternatives = [e for e in pos.alternatives().get(mask, ())
+                        if self._fits(e, colours, mover=mover)
+                        and (touched is None or touched == e.capture)]
+        if not alternatives:
+            return None
+        if any(e.capture is not None for e in alternatives) \
+                and pos.capture_targets & chess.BB_SQUARES[mover]:
+            # The opponent may be capturing the piece just moved, and have put his
+            # own piece back: only the players can tell.
+            previous = pos.previous_board()
+            old = previous.san(last)
+            choices = [Choice(f"{previous.san(e.move)} instead of {old}", move=e.move,
+                              undo_count=1) for e in alternatives if e.move is not None]
+            return self._ask(pos, choices, f"Was the last move changed, or is "
+                                           f"{_side(pos.turn)} capturing on "
+                                           f"{chess.square_name(mover)}")
+        return self._correct(pos, alternatives)
 
     def _fits(self, expected: Expected, colours: Colours | None, *,
               mover: chess.Square | None = None) -> bool:
@@ -578,13 +615,37 @@ class BoardSync:
                           led=LedHint(last_move=_move_squares(move)), move=move,
                           undo_count=1, committed=True)
 
-    def _takeback(self, pos: Position, undo_count: int) -> SyncResult:
+    def _takeback(self, pos: Position, undo_count: int, *,
+                  pairs: Sequence[tuple[Expected, Expected]] = (),
+                  victim: chess.Square | None = None) -> SyncResult:
+        """Offer to undo ``undo_count`` actions (``choices[0]``); ``pairs``: a move and
+        its reply that leave the same board, offered after it; ``victim``: the
+        opponent may instead be capturing the piece on it."""
         choice = self._takeback_choice(pos, undo_count)
-        return SyncResult(SyncKind.TAKEBACK,
-                          f"The board shows an earlier position: {choice.label}? "
-                          f"Confirm the undo, or put the pieces back.",
-                          led=LedHint(last_move=_move_squares(pos.last_move)),
-                          choices=(choice,), undo_count=undo_count)
+        choices = [choice]
+        board = pos.board
+        for first, second in pairs:
+            assert first.move is not None and second.move is not None
+            after = board.copy(stack=False)
+            after.push(first.move)
+            choices.append(Choice(f"{board.san(first.move)} then {after.san(second.move)}",
+                                  move=first.move, reply=second.move))
+        message = (f"The board shows an earlier position: {choice.label}? "
+                   f"Confirm the undo, or put the pieces back.")
+        targets = chess.SquareSet()
+        if victim is not None:
+            targets = chess.SquareSet(a for a, v in pos.captures if v == victim) \
+                | _squares(victim)
+            message = (f"The {piece_words(board, victim)} on {chess.square_name(victim)} "
+                       f"is lifted: capturing it, or {choice.label}? Capture, or confirm "
+                       f"the undo, or put it back.")
+        elif len(choices) > 1:
+            message += " Or were two moves made at once: " + ", or ".join(
+                c.label for c in choices[1:]) + "?"
+        return SyncResult(SyncKind.TAKEBACK, message,
+                          led=LedHint(targets=targets,
+                                      last_move=_move_squares(pos.last_move)),
+                          choices=tuple(choices), undo_count=undo_count)
 
     # Actions under way, illegal actions, mismatches ---------------------
 
@@ -618,6 +679,10 @@ class BoardSync:
             victim = chess.lsb(opp)
             if not pos.capture_targets & opp:
                 return None
+            undo_count = self._earlier(pos, mask, colours)
+            if undo_count is not None:
+                # The piece just placed, lifted: a takeback, or the start of a capture.
+                return self._takeback(pos, undo_count, victim=victim)
             attackers = chess.SquareSet(a for a, v in pos.captures if v == victim)
             return SyncResult(SyncKind.WAITING,
                               f"The {piece_words(board, victim)} on "

@@ -216,8 +216,8 @@ class Position:
 
     def alternatives(self) -> dict[int, list[Expected]]:
         """Boards of the other actions the last mover could have made with the same
-        piece (a piece slid further), or with the same card on a neighbouring square
-        (a piece set down one square off)."""
+        piece (a piece slid further, or moved on), or with the same card on any other
+        square (a piece set down where a hover was seen, or moved on)."""
         if self._alternatives is None:
             found: dict[int, list[Expected]] = {}
             last = self._last_move
@@ -225,9 +225,7 @@ class Position:
                 board = self.board.copy(stack=1)
                 board.pop()
                 if last.drop:
-                    # A piece set down one square off its intended square.
-                    near = chess.BB_KING_ATTACKS[last.to_square]
-                    moves = [m for m in board.generate_legal_drops(near) if m != last]
+                    moves = [m for m in board.generate_legal_drops() if m != last]
                 else:
                     moves = [m for m in board.generate_legal_moves(
                         chess.BB_SQUARES[last.from_square]) if m != last]
