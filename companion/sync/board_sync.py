@@ -257,6 +257,10 @@ class BoardSync:
 
     def _decide(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
         if mask == pos.mask and (colours is None or colours == pos.colours):
+            if colours is None and self._trail.changed and pos.last_move is not None:
+                question = self._captured_elsewhere(pos, mask)
+                if question is not None:
+                    return question
             return self._in_sync(pos)
         trail = self._trail
         fits = [e for e in pos.index.get(mask, ()) if self._fits(e, colours)]
@@ -314,6 +318,27 @@ class BoardSync:
         earlier = [e for e in pos.earlier().get(mask, ())
                    if colours is None or e.colours == colours]
         return earlier[0].undo_count if earlier else None
+
+    def _captured_elsewhere(self, pos: Position, mask: int) -> SyncResult | None:
+        """The board shows the game, but a square the last mover could have captured
+        on instead was emptied and filled since: the last capture may have been read
+        from a piece knocked over and stood up while the capturing piece was held
+        (occupancy alone cannot tell). Ask; carrying on answers no."""
+        last = pos.last_move
+        assert last is not None
+        if last.drop:
+            return None
+        candidates = [e for e in pos.alternatives().get(mask, ())
+                      if e.capture is not None and e.capture != last.to_square
+                      and e.move is not None and self._trail.refilled(e.capture)]
+        previous = pos.previous_board()
+        if not candidates or previous.piece_at(last.to_square) is None:
+            return None
+        old = previous.san(last)
+        choices = [Choice(f"{previous.san(e.move)} instead of {old}", move=e.move,
+                          undo_count=1) for e in candidates if e.move is not None]
+        return self._ask(pos, choices, "Was a piece only knocked over and stood up, or "
+                                       "was the last move changed (carry on if not)")
 
     def _relocation(self, pos: Position, mask: int, colours: Colours | None,
                     ) -> SyncResult | None:

@@ -120,6 +120,15 @@ class Trail:
         return placed is not None and lifted is not None and placed >= lifted \
             and self.lifted_at.get(victim, placed + 1) <= placed
 
+    def refilled(self, square: chess.Square) -> bool:
+        """Whether ``square`` was seen emptied and then filled again."""
+        emptied = False
+        for _, filled in self.events.get(square, ()):
+            if filled and emptied:
+                return True
+            emptied = emptied or not filled
+        return False
+
     def backs(self, board: chess.Board, moves: Sequence[chess.Move]) -> bool:
         """Whether what was seen backs ``moves`` played in turn from ``board``: every
         square each one emptied or filled was seen so, square by square in that
