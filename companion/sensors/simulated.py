@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 
 import chess
 
-from companion.sensors.snapshot import BoardSnapshot, Glimpse, PieceColor
+from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse, PieceColor
 from companion.sensors.source import (
     BoardSourceError,
     LedHint,
@@ -200,7 +200,7 @@ class SimulatedBoard:
             return
         if held is not None and self.now - held[1] >= self.debounce \
                 and held[0] != self._trailed:
-            self._trail.append(Glimpse(held[0], held[1]))
+            self._trail = [*self._trail[-(TRAIL_LIMIT - 1):], Glimpse(held[0], held[1])]
             self._trailed = held[0]
         self._held = (mask, self.now)
 
@@ -653,27 +653,32 @@ _COMMANDS: dict[str, Callable[[SimulatedBoard, list[str]], str]] = {
 
 def open_board(argument: str) -> SimulatedBoard:
     """The ``sim[:OPTIONS]`` board: options separated by commas, ``color`` (a
-    colour sensor, as a camera), ``settle=SECONDS``, ``step=SECONDS``."""
+    colour sensor, as a camera), ``settle=SECONDS``, ``step=SECONDS``,
+    ``debounce=SECONDS``."""
     colors = False
     settle = DEFAULT_SETTLE
     step = DEFAULT_STEP
+    debounce = DEFAULT_DEBOUNCE
     for option in filter(None, (part.strip().lower() for part in argument.split(","))):
         key, _, value = option.partition("=")
         if key in ("color", "colour", "colors", "colours") and not value:
             colors = True
-        elif key in ("settle", "step") and value:
+        elif key in ("settle", "step", "debounce") and value:
             try:
                 number = float(value)
             except ValueError:
                 raise BoardSourceError(f"sim: {key} must be seconds, not {value!r}") from None
             if key == "settle":
                 settle = number
-            else:
+            elif key == "step":
                 step = number
+            else:
+                debounce = number
         else:
             raise BoardSourceError(f"sim: unknown option {option!r}; options: color, "
-                                   f"settle=SECONDS, step=SECONDS")
+                                   f"settle=SECONDS, step=SECONDS, debounce=SECONDS")
     try:
-        return SimulatedBoard(colors=colors, settle=settle, step=step)
+        return SimulatedBoard(colors=colors, settle=settle, step=step,
+                              debounce=min(debounce, settle))
     except SimulationError as error:
         raise BoardSourceError(f"sim: {error}") from None

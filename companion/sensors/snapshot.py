@@ -11,6 +11,7 @@ import chess
 
 PieceColor = Literal["white", "black", "blue"]
 PIECE_COLORS: tuple[PieceColor, ...] = ("white", "black", "blue")
+TRAIL_LIMIT = 64   # the most glimpses a snapshot carries (the latest are kept)
 
 
 @dataclasses.dataclass(frozen=True)
