@@ -376,12 +376,13 @@ class BoardSync:
                 return True
             if move is None or not move.promotion:
                 return False
-            # A pawn set on the last rank instead of its blue piece: still the promotion.
+            # A pawn set on the last rank instead of its blue piece: still the promotion
+            # (the mover's own pawn: an opposing piece still there is no capture).
             to_bb = chess.BB_SQUARES[move.to_square]
             white, black, blue = expected.colours
-            pawn_white = (white | to_bb, black, blue & ~to_bb)
-            pawn_black = (white, black | to_bb, blue & ~to_bb)
-            return colours in (pawn_white, pawn_black)
+            if expected.turn == chess.WHITE:
+                return colours == (white | to_bb, black, blue & ~to_bb)
+            return colours == (white, black | to_bb, blue & ~to_bb)
         if expected.capture is not None and move is not None:
             origin = move.from_square if mover is None else mover
             return self._trail.captured(origin, expected.capture)

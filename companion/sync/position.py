@@ -49,12 +49,13 @@ class GameView(Protocol):
 class Expected:
     """The board one action would leave: a move or drop (``move``), or the
     removal of the piece on ``remove`` by a joker; ``capture`` is the square of
-    a captured piece (the mover's destination), if any."""
+    a captured piece (the mover's destination), if any; ``turn`` the side acting."""
 
     colours: Colours
     move: chess.Move | None = None
     remove: chess.Square | None = None
     capture: chess.Square | None = None
+    turn: chess.Color = chess.WHITE
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +130,7 @@ def _index_moves(board: chess.Board, moves: list[chess.Move],
         if not move.drop and occupied & chess.BB_SQUARES[move.to_square]:
             capture = move.to_square
         index.setdefault(occupancy(colours), []).append(
-            Expected(colours, move=move, capture=capture))
+            Expected(colours, move=move, capture=capture, turn=board.turn))
 
 
 class Position:
@@ -244,7 +245,8 @@ class Position:
                 capture = None
                 if not move.drop and occupied & chess.BB_SQUARES[move.to_square]:
                     capture = move.to_square
-                first = Expected(colours_after(self.board, move), move=move, capture=capture)
+                first = Expected(colours_after(self.board, move), move=move, capture=capture,
+                                 turn=self.board.turn)
                 after = self.board.copy(stack=False)
                 after.push(move)
                 index: dict[int, list[Expected]] = {}

@@ -85,6 +85,10 @@ class Tally:
     kinds: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
     missed_why: collections.Counter[str] = dataclasses.field(
         default_factory=collections.Counter)
+    transient_why: collections.Counter[str] = dataclasses.field(
+        default_factory=collections.Counter)
+    asked_why: collections.Counter[str] = dataclasses.field(
+        default_factory=collections.Counter)
     failures: list[str] = dataclasses.field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -93,6 +97,8 @@ class Tally:
             setattr(self, field, getattr(self, field) + getattr(other, field))
         self.kinds.update(other.kinds)
         self.missed_why.update(other.missed_why)
+        self.transient_why.update(other.transient_why)
+        self.asked_why.update(other.asked_why)
         self.failures.extend(other.failures)
 
     def line(self, name: str) -> str:
@@ -100,7 +106,9 @@ class Tally:
                 f"({self.transient} after a transient wrong commit), {self.asked} asked, "
                 f"{self.missed} missed, {self.illegal} illegal put right; {self.wrong} wrong, "
                 f"{self.stuck} stuck, {self.exceptions} exceptions; {self.snapshots} "
-                f"snapshots; missed: {dict(self.missed_why)}")
+                f"snapshots; missed: {dict(self.missed_why)}; transient: "
+                f"{dict(self.transient_why.most_common(8))}; asked: "
+                f"{dict(self.asked_why.most_common(8))}")
 
 
 class Hands:
@@ -124,14 +132,17 @@ class Hands:
 
     # Noise ------------------------------------------------------------
 
-    def hovers(self, target: chess.Square) -> None:
+    def hovers(self, target: chess.Square) -> str:
         if not self._chance(self.model.hover):
-            return
+            return ""
         empty = [sq for sq in chess.SQUARES if sq not in self.board.squares and sq != target]
         low, high = self.model.hover_squares
+        closed = 0
         for square in self.rng.sample(empty, min(len(empty), self.rng.randint(low, high))):
-            self.board.hover(square, self._seconds(self.model.hover_seconds),
-                             closes=self._chance(self.model.hover_closes))
+            closes = self._chance(self.model.hover_closes)
+            closed += closes
+            self.board.hover(square, self._seconds(self.model.hover_seconds), closes=closes)
+        return f", hovered ({closed} closing)"
 
     def knock(self, avoid: set[chess.Square], holding: bool) -> str:
         model = self.model
@@ -170,8 +181,7 @@ class Hands:
         note = self.jadoube(avoid) + self.knock(avoid, holding=False)
         if move.drop:
             board.hand.append((SimPiece.of(chess.Piece(move.drop, turn)), None))
-            note += self.knock(avoid, holding=True)
-            self.hovers(move.to_square)
+            note += self.knock(avoid, holding=True) + self.hovers(move.to_square)
             board.place(move.to_square, bounce=bounce)
             return "drop" + note
         origin, target = move.from_square, move.to_square
@@ -189,7 +199,7 @@ class Hands:
                 return "slide" + note
             board.lift(origin, bounce=bounce, hold=self._hold())
             note = "move" + note + self.knock(avoid, holding=True)
-        self.hovers(target)
+        note += self.hovers(target)
         if move.promotion:
             board.swap_hand(SimPiece.of(chess.Piece(move.promotion, turn), blue=True))
         board.place(target, bounce=bounce)
@@ -290,6 +300,29 @@ def _choose(game: Game, rng: random.Random) -> chess.Move | chess.Square | None:
     return rng.choice(moves) if moves else None
 
 
+def _question(kind: str, note: str, results: list[SyncResult]) -> str:
+    """What kind of question the players answered."""
+    asked = [r for r in results if r.choices]
+    last = asked[-1] if asked else None
+    if last is None:
+        return kind
+    if last.kind == SyncKind.TAKEBACK:
+        return "takeback confirmed" if kind == "takeback" else f"takeback offered ({kind})"
+    if last.message.startswith("Promotion"):
+        return "which blue piece"
+    return f"{last.message.split(':')[0]} ({_cause(note)})"
+
+
+def _cause(note: str) -> str:
+    """The likeliest cause of a transient wrong commit, from an action's note."""
+    note = note.replace("(0 closing)", "")
+    for word, cause in (("knocked opposing", "knocked opposing piece"),
+                        ("closing)", "hover closing a reed"), ("slide", "slide resting")):
+        if word in note:
+            return cause
+    return note.split(",")[0]
+
+
 def _wrong_commits(results: list[SyncResult], intended: list[chess.Move]) -> bool:
     """Whether any decision committed an action the players did not mean (later
     put right, or the action would not have ended right)."""
@@ -351,12 +384,14 @@ def play_rough_game(seed: int, *, actions: int, colors: bool,
             tally.missed_why[f"{kind} {note.split(',')[0]}".strip()] += 1
         elif outcome == "asked":
             tally.asked += 1
+            tally.asked_why[_question(kind, note, table.since(before))] += 1
         elif outcome == "illegal":
             tally.illegal += 1
         else:
             tally.committed += 1
             if kind in ("action", "fast reply") and _wrong_commits(results, intended):
                 tally.transient += 1
+                tally.transient_why[_cause(note)] += 1
         just_played = None
         if kind in ("action", "relocate") and intended and game.board.actions \
                 and game.can_undo():
@@ -403,9 +438,9 @@ def _one_action(hands: Hands, game: Game, expected: chess.Board, intended: list[
                 expected.push(move)
                 intended.append(move)
                 hands.board.lift(last.to_square, hold=hands._hold())
-                hands.hovers(move.to_square)
+                note = hands.hovers(move.to_square)
                 hands.board.place(move.to_square)
-                return "relocate", f"{last} to {move}"
+                return "relocate", f"{last} to {move}{note}"
     action = _choose(game, rng)
     if action is None:
         if game.can_flip():

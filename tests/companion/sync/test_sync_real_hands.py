@@ -9,6 +9,7 @@ import chess
 import pytest
 from sync_helpers import Table, game_after
 
+from companion.rules import HouseRules
 from companion.sensors import BoardSnapshot, Glimpse
 from companion.sensors.simulated import SimPiece
 from companion.sync import BoardSync, SyncKind
@@ -174,3 +175,15 @@ def test_a_trail_alone_is_decided() -> None:
     result = sync.update(BoardSnapshot(chess.SquareSet(start & ~a1),
                                        trail=(Glimpse(start & ~a1 & ~a5),)))
     assert result.kind == SyncKind.COMMITTED and game.san_history()[-1] == "Rxa5"
+
+
+def test_capturing_promotion_is_not_read_while_the_victim_stands() -> None:
+    """Colour sensing: White's pawn lifted from g7 while Black's knight still stands
+    on f8 is no "gxf8=Q" (the black piece seen there is the victim, not White's
+    pawn set down in place of its blue piece)."""
+    game = game_after("K@e1 k@h6 P@g6 n@f8 g7 n@a1", rules=HouseRules(blue_pieces="Q"))
+    table = Table(game, colors=True)
+    result = table.do("lift g7")
+    assert not result.committed and len(table.game.san_history()) == 6
+    table.do("remove f8", "place f8 white p")
+    assert table.last.committed and table.game.san_history()[-1].startswith("gxf8=Q")
