@@ -133,16 +133,17 @@ class Trail:
         """Whether what was seen backs ``moves`` played in turn from ``board``: every
         square each one emptied or filled was seen so, square by square in that
         order, each move's pieces set down no earlier than it was begun, and each
-        move set down no earlier than the one before it."""
+        move begun no earlier than the one before it was set down (a reply starts
+        once the move it answers is made)."""
         done: dict[chess.Square, int] = {}   # per square: events matched so far
         begun = [0] * len(moves)            # per move: its latest lift
         ended = [0] * len(moves)            # per move: its latest placement
         for index, square, filled in implied_events(board, moves):
             seen = self.events.get(square, [])
             position = done.get(square, 0)
-            floor = 0
+            floor = ended[index - 1] if index else 0
             if filled:
-                floor = max(begun[index], ended[index - 1] if index else 0)
+                floor = max(floor, begun[index])
             while position < len(seen) and (seen[position][1] != filled
                                              or seen[position][0] < floor):
                 position += 1

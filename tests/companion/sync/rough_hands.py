@@ -89,11 +89,12 @@ class Tally:
         default_factory=collections.Counter)
     asked_why: collections.Counter[str] = dataclasses.field(
         default_factory=collections.Counter)
+    ignored: int = 0       # a question left open at the end, the game right: ignored
     failures: list[str] = dataclasses.field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for field in ("actions", "committed", "transient", "asked", "missed", "illegal",
-                      "wrong", "stuck", "exceptions", "snapshots"):
+                      "wrong", "stuck", "exceptions", "snapshots", "ignored"):
             setattr(self, field, getattr(self, field) + getattr(other, field))
         self.kinds.update(other.kinds)
         self.missed_why.update(other.missed_why)
@@ -104,7 +105,8 @@ class Tally:
     def line(self, name: str) -> str:
         return (f"{name}: {self.actions} physical actions: {self.committed} committed "
                 f"({self.transient} after a transient wrong commit), {self.asked} asked, "
-                f"{self.missed} missed, {self.illegal} illegal put right; {self.wrong} wrong, "
+                f"{self.missed} missed, {self.illegal} illegal put right, {self.ignored} "
+                f"needless questions ignored; {self.wrong} wrong, "
                 f"{self.stuck} stuck, {self.exceptions} exceptions; {self.snapshots} "
                 f"snapshots; missed: {dict(self.missed_why)}; transient: "
                 f"{dict(self.transient_why.most_common(8))}; asked: "
@@ -370,6 +372,9 @@ def play_rough_game(seed: int, *, actions: int, colors: bool,
         results = table.since(before)
         what = f"seed {seed} #{tally.actions}: {kind} {note} {[str(m) for m in intended]}"
         outcome = _settle_action(table, game, start, expected, intended, results, kind)
+        if outcome.endswith("; ignored"):
+            tally.ignored += 1
+            outcome = outcome.removesuffix("; ignored")
         if outcome == "wrong":
             tally.wrong += 1
             tally.failures.append(f"{what}: wrong: game has {game.san_history()[-3:]}, "
@@ -476,7 +481,11 @@ def _settle_action(table: Table, game: Game, start: chess.Board, expected: chess
     if game.board.actions == expected.actions:
         if kind == "illegal" and not any(r.kind == SyncKind.ILLEGAL for r in results):
             return "stuck"
-        return "illegal" if kind == "illegal" else "committed"
+        if not table.last.committed and table.last.kind != SyncKind.IN_SYNC \
+                and not table.last.choices:
+            return "stuck"   # the game is right, but the companion says it is not
+        ignored = "; ignored" if table.last.choices and not table.last.committed else ""
+        return ("illegal" if kind == "illegal" else "committed") + ignored
     last = table.last
     answered = False
     now = game.board

@@ -13,6 +13,7 @@ from companion.rules import HouseRules
 from companion.sensors import BoardSnapshot, Glimpse
 from companion.sensors.simulated import SimPiece
 from companion.sync import BoardSync, SyncKind
+from companion.sync.trail import Trail
 
 SQ = chess.parse_square
 BOTH = pytest.mark.parametrize("colors", [False, True], ids=["occupancy", "colour"])
@@ -187,3 +188,25 @@ def test_capturing_promotion_is_not_read_while_the_victim_stands() -> None:
     assert not result.committed and len(table.game.san_history()) == 6
     table.do("remove f8", "place f8 white p")
     assert table.last.committed and table.game.san_history()[-1].startswith("gxf8=Q")
+
+
+def test_a_reply_must_begin_after_the_move_it_answers() -> None:
+    """A fast reply is backed only by events in the order a reply can happen: the
+    opponent's piece lifted before the move was made (a knocked piece, a hover
+    ghost) is no reply."""
+    board = game_after(ROOKS).board
+    moves = (chess.Move.from_uci("a1a3"), chess.Move.from_uci("a5b3"))
+
+    def trail_of(order: str) -> Trail:
+        trail = Trail()
+        mask = board.occupied
+        trail.reset(mask)
+        for word in order.split():
+            bit = chess.BB_SQUARES[SQ(word[1:])]
+            mask = mask & ~bit if word[0] == "-" else mask | bit
+            trail.observe(mask)
+        return trail
+
+    assert trail_of("-a1 +a3 -a5 +b3").backs(board, moves)
+    assert not trail_of("-a5 -a1 +a3 +b3").backs(board, moves)
+    assert not trail_of("-a1 +a3 +b3").backs(board, moves)   # a5 never seen empty
