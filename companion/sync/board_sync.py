@@ -31,6 +31,7 @@ from companion.sync.position import (
     Expected,
     GameView,
     Position,
+    board_colours,
     snapshot_colours,
 )
 from companion.sync.result import Choice, Fix, SyncKind, SyncResult
@@ -274,6 +275,9 @@ class BoardSync:
             relocated = self._relocation(pos, mask, colours)
             if relocated is not None:
                 return relocated
+            again = self._lifted_again(pos, mask, colours)
+            if again is not None:
+                return again
         pairs: list[tuple[Expected, Expected]] = []
         if not pos.over and trail.step >= 2:
             # A move and its reply, every step of both seen.
@@ -339,6 +343,42 @@ class BoardSync:
                           undo_count=1) for e in candidates if e.move is not None]
         return self._ask(pos, choices, "Was a piece only knocked over and stood up, or "
                                        "was the last move changed (carry on if not)")
+
+    def _lifted_again(self, pos: Position, mask: int, colours: Colours | None,
+                      ) -> SyncResult | None:
+        """The piece just moved is in the hand again (its square empty, the board
+        otherwise as before the move): it is being moved on, or was set down on a
+        capture whose captured square was never seen empty."""
+        last = pos.last_move
+        assert last is not None
+        if last.drop or self._trail.touched is not None:
+            return None
+        pos.alternatives()
+        previous = pos.previous_board()
+        if mask != previous.occupied & ~chess.BB_SQUARES[last.from_square]:
+            return None
+        if colours is not None and colours != tuple(
+                c & ~chess.BB_SQUARES[last.from_square] for c in board_colours(previous)):
+            return None
+        name = piece_words(previous, last.from_square)
+        old = previous.san(last)
+        targets = chess.SquareSet(m.to_square for m in previous.generate_legal_moves(
+            chess.BB_SQUARES[last.from_square]))
+        where = chess.square_name(last.to_square)
+        moved_on = (f"{old} is corrected when it is set down (back on "
+                    f"{chess.square_name(last.from_square)}: a takeback)")
+        if pos.capture_targets & chess.BB_SQUARES[last.to_square]:
+            attackers = chess.SquareSet(a for a, v in pos.captures if v == last.to_square)
+            return SyncResult(SyncKind.WAITING,
+                              f"The {name} on {where} is lifted: capturing it? If "
+                              f"{_side(previous.turn)} is moving it on, {moved_on}.",
+                              led=LedHint(targets=attackers | _squares(last.to_square),
+                                          last_move=_move_squares(last)))
+        message = f"The {name} is lifted again from {where}: {moved_on}."
+        if any(previous.piece_at(t) for t in targets) and colours is None:
+            message += " To capture, lift the captured piece off its square first or after."
+        return SyncResult(SyncKind.WAITING, message,
+                          led=LedHint(targets=targets, last_move=_move_squares(last)))
 
     def _relocation(self, pos: Position, mask: int, colours: Colours | None,
                     ) -> SyncResult | None:

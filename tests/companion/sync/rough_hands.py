@@ -191,6 +191,13 @@ class Hands:
         assert piece is not None
         if target in board.squares:
             note = self._capture(move, bounce) + note
+            if note.startswith("capture push"):
+                # The victim pushed off as the piece arrives: nothing in between.
+                if move.promotion:
+                    board.swap_hand(SimPiece.of(chess.Piece(move.promotion, turn),
+                                                blue=True))
+                board.place(target, bounce=bounce)
+                return note
         else:
             path = list(chess.SquareSet(chess.between(origin, target)))
             if piece.piece_type in SLIDERS and not move.promotion and path \
@@ -213,7 +220,7 @@ class Hands:
         avoid = {origin, target}
         if self._chance(self.model.push):
             board.lift(origin, hold=self._hold())
-            knocked = self.knock(avoid, holding=True)
+            knocked = self.knock(avoid, holding=True) + self.hovers(target)
             board.remove(target, hold=self._seconds(self.model.push_gap))
             return "capture push" + knocked
         if self._chance(self.model.victim_first):
@@ -479,8 +486,6 @@ def _settle_action(table: Table, game: Game, start: chess.Board, expected: chess
     """The players look at the screen: answer a question that offers what they
     did, or play it on the screen. Returns what became of the action."""
     if game.board.actions == expected.actions:
-        if kind == "illegal" and not any(r.kind == SyncKind.ILLEGAL for r in results):
-            return "stuck"
         if not table.last.committed and table.last.kind != SyncKind.IN_SYNC \
                 and not table.last.choices:
             return "stuck"   # the game is right, but the companion says it is not
@@ -507,6 +512,18 @@ def _settle_action(table: Table, game: Game, start: chess.Board, expected: chess
                 table.session.choose(index)
                 answered = True
                 break
+    if not answered and last.kind == SyncKind.WAITING and "lift the captured piece" in \
+            last.message and intended and not intended[-1].drop and \
+            intended[-1].to_square in table.board.squares:
+        # The players follow the hint: the capturing piece lifted and set down again.
+        table.board.lift(intended[-1].to_square)
+        table.board.place(intended[-1].to_square)
+        table.board.advance(1.0)
+        if game.board.actions == expected.actions:
+            return "missed" if table.last.kind in (SyncKind.COMMITTED,
+                                                   SyncKind.CORRECTED) else "stuck"
+        now = game.board
+        last = table.last
     if not answered and now.actions != start.actions:
         return "wrong"
     if not answered:

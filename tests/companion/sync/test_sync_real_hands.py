@@ -210,3 +210,31 @@ def test_a_reply_must_begin_after_the_move_it_answers() -> None:
     assert trail_of("-a1 +a3 -a5 +b3").backs(board, moves)
     assert not trail_of("-a5 -a1 +a3 +b3").backs(board, moves)
     assert not trail_of("-a1 +a3 +b3").backs(board, moves)   # a5 never seen empty
+
+
+def test_piece_read_on_a_hovered_square_then_pushed_onto_a_capture() -> None:
+    """The rook hovered over a3 long enough (read as Ra3), then pushed the knight off
+    a5 faster than the debounce: the board shows the rook lifted again; the hint is
+    to set it down again, and then the move is corrected to Rxa5."""
+    table = Table(game_after(ROOKS))
+    board = table.board
+    board.lift(SQ("a1"))
+    board.hover(SQ("a3"), 0.6)
+    assert table.game.san_history()[-1] == "Ra3"
+    board.remove(SQ("a5"), hold=0.0)
+    board.place(SQ("a5"))
+    result = table.last
+    assert result.kind == SyncKind.WAITING and "lifted again from a3" in result.message
+    assert "lift the captured piece" in result.message
+    table.do("lift a5", "place a5")
+    assert table.last.kind == SyncKind.CORRECTED and table.game.san_history()[-1] == "Rxa5"
+
+
+def test_last_moved_piece_lifted_by_a_possible_captor_names_both() -> None:
+    table = Table(game_after("K@e1 k@h8 R@a1 n@a5 N@h3 b@c5"))
+    table.do("move a1 a3")
+    result = table.do("lift a3")
+    assert result.kind == SyncKind.WAITING and "capturing it?" in result.message
+    assert "If White is moving it on, Ra3 is corrected" in result.message
+    table.do("place a4")
+    assert table.last.kind == SyncKind.CORRECTED and table.game.san_history()[-1] == "Ra4"
