@@ -278,9 +278,13 @@ class BoardSync:
             again = self._lifted_again(pos, mask, colours)
             if again is not None:
                 return again
+        partial = self._partial(pos, mask, colours)
+        if partial is not None and partial.kind != SyncKind.ILLEGAL:
+            return partial   # an action under way
         pairs: list[tuple[Expected, Expected]] = []
         if not pos.over and trail.step >= 2:
-            # A move and its reply, every step of both seen.
+            # A move and its reply, every step of both seen (an illegal capture by
+            # occupancy may be a capture and its recapture).
             pairs = [(a, b) for a, b in pos.replies().get(mask, ())
                      if self._pair_fits(pos, a, b, colours)]
         undo_count = self._earlier(pos, mask, colours)
@@ -290,7 +294,6 @@ class BoardSync:
             return self._takeback(pos, undo_count, pairs=pairs)
         if pairs:
             return self._commit_pair(pos, pairs)
-        partial = self._partial(pos, mask, colours)
         if partial is not None:
             return partial
         if not trail.changed:
@@ -367,17 +370,18 @@ class BoardSync:
         where = chess.square_name(last.to_square)
         moved_on = (f"{old} is corrected when it is set down (back on "
                     f"{chess.square_name(last.from_square)}: a takeback)")
+        hint = ""
+        if any(previous.piece_at(t) for t in targets) and colours is None:
+            hint = " To capture, lift the captured piece off its square first or after."
         if pos.capture_targets & chess.BB_SQUARES[last.to_square]:
             attackers = chess.SquareSet(a for a, v in pos.captures if v == last.to_square)
             return SyncResult(SyncKind.WAITING,
                               f"The {name} on {where} is lifted: capturing it? If "
-                              f"{_side(previous.turn)} is moving it on, {moved_on}.",
+                              f"{_side(previous.turn)} is moving it on, {moved_on}.{hint}",
                               led=LedHint(targets=attackers | _squares(last.to_square),
                                           last_move=_move_squares(last)))
-        message = f"The {name} is lifted again from {where}: {moved_on}."
-        if any(previous.piece_at(t) for t in targets) and colours is None:
-            message += " To capture, lift the captured piece off its square first or after."
-        return SyncResult(SyncKind.WAITING, message,
+        return SyncResult(SyncKind.WAITING,
+                          f"The {name} is lifted again from {where}: {moved_on}.{hint}",
                           led=LedHint(targets=targets, last_move=_move_squares(last)))
 
     def _relocation(self, pos: Position, mask: int, colours: Colours | None,
@@ -394,17 +398,19 @@ class BoardSync:
                         and (touched is None or touched == e.capture)]
         if not alternatives:
             return None
-        if any(e.capture is not None for e in alternatives) \
-                and pos.capture_targets & chess.BB_SQUARES[mover]:
-            # The opponent may be capturing the piece just moved, and have put his
-            # own piece back: only the players can tell.
+        captures = [e for e in alternatives if e.capture is not None]
+        if captures and (pos.capture_targets & chess.BB_SQUARES[mover] or (
+                colours is None and self._trail.squares() & pos.mask
+                & ~int(_squares(mover, *(e.capture for e in captures))))):
+            # The opponent may be capturing the piece just moved and have put his own
+            # piece back, or have begun a capture elsewhere (another piece was lifted
+            # and set down meanwhile): only the players can tell.
             previous = pos.previous_board()
             old = previous.san(last)
             choices = [Choice(f"{previous.san(e.move)} instead of {old}", move=e.move,
                               undo_count=1) for e in alternatives if e.move is not None]
             return self._ask(pos, choices, f"Was the last move changed, or is "
-                                           f"{_side(pos.turn)} capturing on "
-                                           f"{chess.square_name(mover)}")
+                                           f"{_side(pos.turn)} playing")
         return self._correct(pos, alternatives)
 
     def _fits(self, expected: Expected, colours: Colours | None, *,

@@ -120,6 +120,13 @@ class Trail:
         return placed is not None and lifted is not None and placed >= lifted \
             and self.lifted_at.get(victim, placed + 1) <= placed
 
+    def squares(self) -> int:
+        """The squares seen emptied or filled since the reset, as a bitboard."""
+        mask = 0
+        for square in self.events:
+            mask |= chess.BB_SQUARES[square]
+        return mask
+
     def refilled(self, square: chess.Square) -> bool:
         """Whether ``square`` was seen emptied and then filled again."""
         emptied = False

@@ -483,48 +483,29 @@ def _one_action(hands: Hands, game: Game, expected: chess.Board, intended: list[
 
 def _settle_action(table: Table, game: Game, start: chess.Board, expected: chess.Board,
                    intended: list[chess.Move], results: list[SyncResult], kind: str) -> str:
-    """The players look at the screen: answer a question that offers what they
-    did, or play it on the screen. Returns what became of the action."""
+    """The players look at the screen: follow a hint to set a capturing piece down
+    again, answer a question that offers what they did, or play it on the screen.
+    Returns what became of the action."""
     if game.board.actions == expected.actions:
         if not table.last.committed and table.last.kind != SyncKind.IN_SYNC \
                 and not table.last.choices:
             return "stuck"   # the game is right, but the companion says it is not
         ignored = "; ignored" if table.last.choices and not table.last.committed else ""
         return ("illegal" if kind == "illegal" else "committed") + ignored
+    hinted = False
     last = table.last
-    answered = False
-    now = game.board
-    if last.choices:
-        for index, choice in enumerate(last.choices):
-            trial = now.copy()
-            try:
-                for _ in range(choice.undo_count):
-                    trial.pop()
-                if choice.move is not None:
-                    trial.push(choice.move)
-                    if choice.reply is not None:
-                        trial.push(choice.reply)
-                elif choice.remove is not None:
-                    trial.push_removal(choice.remove)
-            except (IndexError, ValueError):
-                continue
-            if trial.actions == expected.actions:
-                table.session.choose(index)
-                answered = True
-                break
-    if not answered and last.kind == SyncKind.WAITING and "lift the captured piece" in \
-            last.message and intended and not intended[-1].drop and \
-            intended[-1].to_square in table.board.squares:
+    if last.kind == SyncKind.WAITING and "lift the captured piece" in last.message \
+            and intended and not intended[-1].drop \
+            and intended[-1].to_square in table.board.squares:
         # The players follow the hint: the capturing piece lifted and set down again.
+        hinted = True
         table.board.lift(intended[-1].to_square)
         table.board.place(intended[-1].to_square)
         table.board.advance(1.0)
         if game.board.actions == expected.actions:
-            return "missed" if table.last.kind in (SyncKind.COMMITTED,
-                                                   SyncKind.CORRECTED) else "stuck"
-        now = game.board
-        last = table.last
-    if not answered and now.actions != start.actions:
+            return "missed" if table.last.committed else "stuck"
+    answered = _answer(table, game.board, expected)
+    if not answered and game.board.actions != start.actions:
         return "wrong"
     if not answered:
         # The players do it on the screen.
@@ -540,7 +521,28 @@ def _settle_action(table: Table, game: Game, start: chess.Board, expected: chess
     final = table.session.refresh()
     if final.kind not in (SyncKind.IN_SYNC,):
         return "stuck"
-    return "asked" if answered else "missed"
+    return "asked" if answered and not hinted else "missed"
+
+
+def _answer(table: Table, now: chess.Board, expected: chess.Board) -> bool:
+    """Choose the open question's answer that leads to ``expected``, if offered."""
+    for index, choice in enumerate(table.last.choices):
+        trial = now.copy()
+        try:
+            for _ in range(choice.undo_count):
+                trial.pop()
+            if choice.move is not None:
+                trial.push(choice.move)
+                if choice.reply is not None:
+                    trial.push(choice.reply)
+            elif choice.remove is not None:
+                trial.push_removal(choice.remove)
+        except (IndexError, ValueError):
+            continue
+        if trial.actions == expected.actions:
+            table.session.choose(index)
+            return True
+    return False
 
 
 def _common(a: chess.Board, b: chess.Board) -> int:
