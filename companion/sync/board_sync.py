@@ -356,7 +356,6 @@ class BoardSync:
         assert last is not None
         if last.drop or self._trail.touched is not None:
             return None
-        pos.alternatives()
         previous = pos.previous_board()
         if mask != previous.occupied & ~chess.BB_SQUARES[last.from_square]:
             return None

@@ -257,5 +257,7 @@ class Position:
         return self._replies
 
     def previous_board(self) -> RaindropBoard:
-        """The position before the last action (only after :meth:`alternatives`)."""
+        """The position before the last move or placement (:attr:`last_move` must
+        not be ``None``)."""
+        self.alternatives()
         return self._previous
