@@ -103,10 +103,10 @@ class Tally:
         self.failures.extend(other.failures)
 
     def line(self, name: str) -> str:
-        return (f"{name}: {self.actions} physical actions: {self.committed} committed "
-                f"({self.transient} after a transient wrong commit), {self.asked} asked, "
-                f"{self.missed} missed, {self.illegal} illegal put right, {self.ignored} "
-                f"needless questions ignored; {self.wrong} wrong, "
+        return (f"{name}: {self.actions} physical actions: {self.committed} committed, "
+                f"{self.asked} asked, {self.missed} missed, {self.illegal} illegal put "
+                f"right, {self.ignored} needless questions ignored; {self.transient} with a "
+                f"transient wrong commit put right; {self.wrong} wrong, "
                 f"{self.stuck} stuck, {self.exceptions} exceptions; {self.snapshots} "
                 f"snapshots; missed: {dict(self.missed_why)}; transient: "
                 f"{dict(self.transient_why.most_common(8))}; asked: "
@@ -333,16 +333,12 @@ def _cause(note: str) -> str:
 
 
 def _wrong_commits(results: list[SyncResult], intended: list[chess.Move]) -> bool:
-    """Whether any decision committed an action the players did not mean (later
-    put right, or the action would not have ended right)."""
-    for result in results:
-        if result.kind == SyncKind.CORRECTED:
-            return True
-        if result.committed and ((result.move is not None and result.move not in intended)
-                                 or (result.reply is not None
-                                     and result.reply not in intended)):
-            return True
-    return False
+    """Whether any decision committed an action the players did not mean (it was
+    put right later, or the action would not have ended right)."""
+    return any(result.committed and ((result.move is not None and result.move not in intended)
+                                     or (result.reply is not None
+                                         and result.reply not in intended))
+               for result in results)
 
 
 def play_rough_game(seed: int, *, actions: int, colors: bool,
@@ -391,6 +387,9 @@ def play_rough_game(seed: int, *, actions: int, colors: bool,
             tally.stuck += 1
             tally.failures.append(f"{what}: stuck: {table.last.message}")
             break
+        if _wrong_commits(results, intended):
+            tally.transient += 1
+            tally.transient_why[_cause(note)] += 1
         if outcome == "missed":
             tally.missed += 1
             tally.missed_why[f"{kind} {note.split(',')[0]}".strip()] += 1
@@ -401,9 +400,6 @@ def play_rough_game(seed: int, *, actions: int, colors: bool,
             tally.illegal += 1
         else:
             tally.committed += 1
-            if kind in ("action", "fast reply") and _wrong_commits(results, intended):
-                tally.transient += 1
-                tally.transient_why[_cause(note)] += 1
         just_played = None
         if kind in ("action", "relocate") and intended and game.board.actions \
                 and game.can_undo():
