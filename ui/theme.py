@@ -22,11 +22,25 @@ COORD_ON_LIGHT = (0.55, 0.40, 0.29, 1)
 COORD_ON_DARK = (0.95, 0.89, 0.79, 1)
 SELECTED = (0.98, 0.80, 0.25, 0.55)
 LAST_MOVE = (0.80, 0.85, 0.30, 0.35)
-TARGET_DOT = (0.10, 0.30, 0.18, 0.45)
-DROP_TARGET = (0.10, 0.45, 0.85, 0.55)
-REMOVE_TARGET = (0.90, 0.25, 0.25, 0.45)
+# Marks on the board: a dark core in a light ring reads on both square colours (3:1).
+TARGET_CORE = (0.08, 0.22, 0.45, 1)
+TARGET_RING = (0.98, 0.98, 0.98, 1)
+DROP_TARGET = TARGET_CORE
+REMOVE_TARGET = (0.62, 0.05, 0.05, 1)
 CHECK_GLOW = (0.95, 0.15, 0.10, 0.75)
 FIX_FRAME = (1.0, 0.45, 0.05, 1)
+
+DISABLED_FILL = (0.20, 0.22, 0.27, 1)      # every disabled button, with TEXT_DIM on it
+ON_ACCENT = (0.12, 0.10, 0.05, 1)            # text on ACCENT buttons
+
+# The players' message bar, by level (white text on each: at least 4.5:1).
+MESSAGE_FILL = {
+    "info": SURFACE_RAISED,
+    "good": (0.13, 0.42, 0.25, 1),
+    "warn": (0.55, 0.30, 0.02, 1),
+    "danger": (0.70, 0.14, 0.12, 1),
+    "fix": (0.55, 0.30, 0.02, 1),
+}
 
 CARD_FACE = (0.99, 0.98, 0.95, 1)
 CARD_BACK = (0.20, 0.33, 0.55, 1)
@@ -48,3 +62,17 @@ def piece_palette(color: chess.Color, blue: bool) -> tuple[tuple[float, ...], tu
 def card_palette(color: chess.Color) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Colours of the piece drawn on a card of ``color``."""
     return piece_palette(color, False)
+
+
+def luminance(rgba: tuple[float, ...]) -> float:
+    """Relative luminance (WCAG 2) of an sRGB colour given as 0-1 floats."""
+    def channel(value: float) -> float:
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+    red, green, blue = (channel(v) for v in rgba[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(first: tuple[float, ...], second: tuple[float, ...]) -> float:
+    """The WCAG contrast ratio of two opaque colours (1 to 21)."""
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

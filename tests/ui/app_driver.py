@@ -143,6 +143,15 @@ class Driver:
         """The texts of every visible label under ``root``."""
         return [w.text for w in walk_visible(root) if isinstance(w, Label) and w.text]
 
+    def message(self) -> str:
+        """The players' message, as both panels show it (each the right way up for its
+        player: Black's panel is turned); fails if the two panels differ."""
+        ids = self.game_screen.ids
+        white = ids.white_panel.ids.message.text
+        black = ids.black_panel.ids.message.text
+        assert white == black, (white, black)
+        return str(white)
+
     def shown_pieces(self) -> Mapping[str, str]:
         """The board widget's pieces: square name -> symbol (``Q~`` for a blue queen)."""
         pieces = self.game_screen.ids.board.pieces

@@ -143,14 +143,17 @@ def test_the_game_screen_lays_out_for_landscape_and_portrait() -> None:
     from ui.screens.game import GameScreen
 
     screen = GameScreen()
-    for size in ((1280, 800), (800, 1280), (1024, 600), (600, 1024)):
+    for size in ((1280, 800), (800, 1280), (1024, 600), (600, 1024), (412, 800), (800, 412),
+                 (1920, 1200)):
         screen.size = size
         rects = {"board": screen.board_rect, "black": screen.black_rect,
-                 "middle": screen.middle_rect, "white": screen.white_rect}
+                 "toolbar": screen.toolbar_rect, "white": screen.white_rect}
+        if screen.middle_rect[3] > 0:
+            rects["middle"] = screen.middle_rect
         for name, (x, y, w, h) in rects.items():
             assert x >= 0 and y >= 0 and x + w <= size[0] + 0.5 and y + h <= size[1] + 0.5, \
                 (size, name)
-            assert w > 0 and h > 0
+            assert w > 0 and h >= 48
         names = list(rects)
         for i, first in enumerate(names):
             for second in names[i + 1:]:
@@ -160,6 +163,7 @@ def test_the_game_screen_lays_out_for_landscape_and_portrait() -> None:
                 assert not overlap, (size, first, second)
         board = rects["board"]
         assert board[2] == board[3] and board[2] >= min(size) * 0.45
+        assert board[2] / 8 >= 48  # every square a full touch target
         assert screen.landscape == (size[0] >= size[1])
 
 

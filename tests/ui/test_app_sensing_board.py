@@ -32,7 +32,7 @@ def test_a_game_on_the_simulated_board_updates_the_screen(driver: Driver) -> Non
     sensed = screen.sensed
     assert sensed is not None and sensed.connected and sensed.source == "sim"
     assert screen.ids.sensed_board.opacity == 1
-    assert "sim: connected" in screen.ids.sensed_status.text
+    assert "sim: connected" in screen.ids.sensed_info.ids.sensed_status.text
 
     driver.flip(chess.WHITE)
     sim.place(chess.E1, SimPiece.of(chess.Piece(chess.KING, chess.WHITE)))
@@ -40,7 +40,7 @@ def test_a_game_on_the_simulated_board_updates_the_screen(driver: Driver) -> Non
     assert game.san_history() == ["K@e1"]
     assert driver.shown_pieces() == {"e1": "K"}
     assert [sq for sq, _ in screen.sensed.markers] == [chess.E1]
-    assert "K@e1" in screen.ids.sensed_message.text
+    assert "K@e1" in screen.ids.moves_scroll.text
 
     # Black places the king next to White's: illegal; the screen says how to fix it.
     driver.flip(chess.BLACK)
@@ -49,7 +49,7 @@ def test_a_game_on_the_simulated_board_updates_the_screen(driver: Driver) -> Non
     assert game.pending == "k" and "d2" not in driver.shown_pieces()
     assert chess.D2 in screen.ids.board.fix_squares
     assert chess.D2 in screen.ids.sensed_board.fix_squares
-    message = screen.ids.sensed_message.text
+    message = driver.message()
     assert "d2" in message
     assert screen.sensed.kind in ("illegal", "mismatch")
 

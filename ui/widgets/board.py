@@ -148,23 +148,8 @@ class BoardView(Widget):
                 Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
                 Color(0.1, 0.1, 0.1, 1)
                 Line(circle=(cx, cy, radius), width=max(1.0, cell * 0.02))
-            if self.target_kind in ("move", "drop"):
-                few = len(self.targets) <= 12
-                for square in self.targets:
-                    cx, cy = self.square_center(square)
-                    if square in occupied:
-                        Color(*theme.TARGET_DOT)
-                        Line(circle=(cx, cy, cell * 0.46), width=max(1.5, cell * 0.05))
-                    else:
-                        Color(*(theme.DROP_TARGET if self.target_kind == "drop"
-                                else theme.TARGET_DOT))
-                        radius = cell * (0.17 if few else 0.1)
-                        Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
-            elif self.target_kind == "remove":
-                for square in self.targets:
-                    cx, cy = self.square_center(square)
-                    Color(*theme.REMOVE_TARGET)
-                    Line(circle=(cx, cy, cell * 0.46), width=max(2.0, cell * 0.06))
+            if self.target_kind in ("move", "drop", "remove"):
+                self._draw_targets(cell, occupied)
             for square in self.fix_squares:
                 sx, sy = self.square_origin(square)
                 Color(*theme.FIX_FRAME)
@@ -173,6 +158,27 @@ class BoardView(Widget):
                      width=max(1.5, cell * 0.05))
             if self.coordinates:
                 self._draw_coordinates(cell)
+
+    def _draw_targets(self, cell: float, occupied: set[chess.Square]) -> None:
+        """Highlighted squares: a dark dot in a light ring on an empty square, a ring of
+        both colours round a piece (readable on light and dark squares alike)."""
+        core = theme.REMOVE_TARGET if self.target_kind == "remove" else theme.TARGET_CORE
+        ring = max(1.5, cell * 0.035)
+        for square in self.targets:
+            cx, cy = self.square_center(square)
+            if square in occupied or self.target_kind == "remove":
+                radius = cell * 0.46
+                Color(*theme.TARGET_RING)
+                Line(circle=(cx, cy, radius), width=ring * 2.2)
+                Color(*core)
+                Line(circle=(cx, cy, radius), width=ring)
+            else:
+                radius = cell * 0.15
+                Color(*theme.TARGET_RING)
+                Ellipse(pos=(cx - radius - ring, cy - radius - ring),
+                        size=(2 * (radius + ring), 2 * (radius + ring)))
+                Color(*core)
+                Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
 
     def _draw_coordinates(self, cell: float) -> None:
         size = max(8, int(cell * 0.2))

@@ -12,6 +12,7 @@ import chess
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.lang import Builder
+from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -21,7 +22,9 @@ from kivy.properties import (
 )
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui import theme
@@ -61,6 +64,101 @@ class PieceIcon(Widget):
             return
         self.canvas.add(piece_instructions(self.piece_type, self.color, self.blue, center,
                                            size, shadow=False))
+
+
+class FitLabel(Label):
+    """A label that keeps its size and shrinks its text to fit (from ``max_sp`` down to
+    ``min_sp``, wrapping at spaces); only below ``min_sp`` is a line shortened.
+
+    Its height never follows the text, so a screen does not jump when a message
+    grows to two lines."""
+
+    max_sp = NumericProperty(18)
+    min_sp = NumericProperty(14)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._fit = Clock.create_trigger(self._fit_text, -1)
+        super().__init__(**kwargs)
+        for name in ("text", "size", "max_sp", "min_sp", "padding"):
+            self.fbind(name, self._fit)
+        self._fit()
+
+    def _fit_text(self, *_: Any) -> None:
+        pad_x, pad_y = _padding(self.padding)
+        width = max(1.0, self.width - 2 * pad_x)
+        height = self.height - 2 * pad_y
+        self.text_size = (width, None)
+        self.shorten = False
+        size = float(self.max_sp)
+        while True:
+            self.font_size = sp(size)
+            self.texture_update()
+            fits = self.texture_size[1] <= height + 1 and not _splits_words(self, width)
+            if fits or size <= self.min_sp:
+                break
+            size -= 1
+        if not fits:
+            self.text_size = (width, max(1.0, height))
+            self.shorten = True
+            self.texture_update()
+
+
+class MessageBar(FitLabel):
+    """A message on a coloured bar; ``level`` picks the colour (``theme.MESSAGE_FILL``)."""
+
+    level = StringProperty("info")
+
+
+def _padding(padding: Any) -> tuple[float, float]:
+    values = list(padding) if isinstance(padding, list | tuple) else [padding]
+    if len(values) == 1:
+        return float(values[0]), float(values[0])
+    return float(values[0]), float(values[1])
+
+
+def _splits_words(label: Label, width: float) -> bool:
+    """Whether a word of the label's text is wider than ``width`` (Kivy would cut it)."""
+    from kivy.core.text import Label as CoreLabel
+
+    words = {w for w in label.text.replace("\n", " ").split(" ") if w}
+    if not words:
+        return False
+    longest = max(words, key=len)
+    core = CoreLabel(text=longest, font_size=label.font_size, font_name=label.font_name,
+                     bold=label.bold, markup=label.markup)
+    return bool(core.get_extents(longest)[0] > width)
+
+
+class MoveList(ScrollView):
+    """The move list, numbered in pairs; ``current`` (an index into ``san``, -1 for
+    none) is marked while reviewing. Scrolls to the newest entry or to ``current``."""
+
+    san = ObjectProperty(())
+    current = NumericProperty(-1)
+    text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fbind("san", self._update)
+        self.fbind("current", self._update)
+        self._update()
+
+    def _update(self, *_: Any) -> None:
+        from kivy.utils import escape_markup
+
+        san = list(self.san or ())
+        current = int(self.current)
+        nbsp = "\u00a0"
+        entries = []
+        for index, text in enumerate(san):
+            word = escape_markup(text)
+            if index == current:
+                word = f"[b][color=#fac048]\u25b8{word}[/color][/b]"
+            number = f"{index // 2 + 1}.{nbsp}" if index % 2 == 0 else ""
+            entries.append(number + word)
+        pairs = [nbsp.join(entries[i:i + 2]) for i in range(0, len(entries), 2)]
+        self.text = "   ".join(pairs)
+        self.scroll_y = 0 if current < 0 or not san else 1 - current / max(1, len(san) - 1)
 
 
 class RoundButton(Button):
