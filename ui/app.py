@@ -7,6 +7,7 @@ resumes the journalled game, opens the chosen board source and exports PGN.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 import time
@@ -22,17 +23,22 @@ from companion.game import Game
 from companion.sensors.source import BoardSource, BoardSourceError, open_board_source
 from ui import availability, paths, resume
 from ui.options import NewGame
-from ui.screens.camera import CameraScreen
-from ui.screens.game import GameScreen
-from ui.screens.game_over import GameOverScreen
-from ui.screens.home import HomeScreen
-from ui.screens.new_game import NewGameScreen
-from ui.screens.settings import SettingsScreen
 from ui.sensing import SensingLink, SensingUnavailableError
 from ui.session import GameSession
 from ui.settings import AppSettings
 
 LOGGER = logging.getLogger(__name__)
+
+# Each screen is built (its module imported and its .kv loaded) when first shown.
+SCREENS = {
+    "home": ("ui.screens.home", "HomeScreen"),
+    "new_game": ("ui.screens.new_game", "NewGameScreen"),
+    "game": ("ui.screens.game", "GameScreen"),
+    "game_over": ("ui.screens.game_over", "GameOverScreen"),
+    "settings": ("ui.screens.settings", "SettingsScreen"),
+    "camera": ("ui.screens.camera", "CameraScreen"),
+}
+ESCAPE = 27  # also Android's back key
 
 
 class RaindropApp(App):  # type: ignore[misc]
@@ -55,19 +61,70 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def build(self) -> ScreenManager:
         manager = ScreenManager(transition=NoTransition())
-        manager.add_widget(HomeScreen(name="home"))
-        new_game = NewGameScreen(name="new_game")
-        new_game.board = self.board.partition(":")[0]
-        manager.add_widget(new_game)
-        manager.add_widget(GameScreen(name="game"))
-        manager.add_widget(GameOverScreen(name="game_over"))
-        manager.add_widget(SettingsScreen(name="settings", settings=self.settings))
-        manager.add_widget(CameraScreen(name="camera"))
+        self.root = manager
+        self.screen("home")
         return manager
 
+    def _make_screen(self, name: str) -> Any:
+        module, cls = SCREENS[name]
+        factory = getattr(importlib.import_module(module), cls)
+        if name == "settings":
+            return factory(name=name, settings=self.settings)
+        screen = factory(name=name)
+        if name == "new_game":
+            screen.board = self.board.partition(":")[0]
+        return screen
+
     def on_start(self) -> None:
+        from kivy.core.window import Window
+
+        Window.bind(on_keyboard=self._on_key)
         self.refresh_home()  # board sources are checked when the new-game screen opens
         Clock.schedule_once(self._first_frame, 0)
+
+    def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key != ESCAPE:
+            return False
+        return self.back()
+
+    def back(self) -> bool:
+        """The back key: close what is open, else go back a screen; leaving a running game
+        asks first. Returns whether the key was used."""
+        from kivy.core.window import Window
+        from kivy.uix.modalview import ModalView
+
+        modals = [child for child in Window.children if isinstance(child, ModalView)]
+        if modals:
+            modals[0].dismiss(animation=False)
+            return True
+        current = self.root.current
+        if current == "game" and self.session is not None and not self.session.over:
+            self.confirm("Leave the game?", "The game is kept: come back to it from the home "
+                         "screen.", "Leave", self.go_home)
+            return True
+        if current == "home":
+            self.stop()
+            return True
+        self.show("home")
+        return True
+
+    def confirm(self, title: str, text: str, yes: str, action: Any) -> Any:
+        """Ask before doing ``action``; returns the question's view."""
+        from ui.widgets.popups import ConfirmView
+
+        view = ConfirmView(title=title, text=text, yes=yes)
+        view.bind(on_yes=lambda *_: action())
+        view.open(animation=False)
+        return view
+
+    def ask_new_game(self) -> None:
+        """New game: with a game running, ask first (it stays saved and can be resumed)."""
+        if self.session is not None and not self.session.over:
+            self.confirm("Start a new game?", "The running game is saved: it can be "
+                         "resumed from the home screen.", "New game",
+                         lambda: self.show("new_game"))
+            return
+        self.show("new_game")
 
     def _first_frame(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
@@ -78,9 +135,13 @@ class RaindropApp(App):  # type: ignore[misc]
     # Navigation -------------------------------------------------------------
 
     def screen(self, name: str) -> Any:
+        """The screen called ``name``, built on first use."""
+        if not self.root.has_screen(name):
+            self.root.add_widget(self._make_screen(name))
         return self.root.get_screen(name)
 
     def show(self, name: str) -> None:
+        self.screen(name)
         if name == "home":
             self.refresh_home()
         if name == "new_game":
@@ -172,11 +233,29 @@ class RaindropApp(App):  # type: ignore[misc]
             session = GameSession(game, names=self.names())
         session.bind(over=self._on_over)
         self.session = session
+        self.session_board = board
         screen = self.screen("game")
         screen.face_to_face = self.settings.face_to_face
         screen.session = session
         self.root.current = "game"
         return session
+
+    def reconnect_board(self, board: str | None = None) -> GameSession | None:
+        """Open the game's board again (``board``: another one, e.g. ``screen`` for the
+        on-screen board); the game goes on where it was."""
+        session = self.session
+        if session is None:
+            return None
+        game = session.game
+        session.close()
+        self.screen("game").session = None
+        self.session = None
+        return self._show_session(game, board or getattr(self, "session_board", self.board))
+
+    def review_game(self) -> None:
+        """From the game-over screen: the board, stepping through the game."""
+        self.show("game")
+        self.screen("game").open_review(0)
 
     def names(self) -> tuple[str, str]:
         return (self.settings.white_name or "White", self.settings.black_name or "Black")
@@ -191,6 +270,7 @@ class RaindropApp(App):  # type: ignore[misc]
         if not over:
             return
         screen = self.screen("game_over")
+        screen.face_to_face = self.settings.face_to_face
         screen.view = session.view
         screen.export_text = ""
         screen.export_ok = False

@@ -118,8 +118,17 @@ def test_a_failed_rescue_ends_the_game_and_is_announced(driver: Driver) -> None:
     assert game.outcome.termination == Termination.FAILED_RESCUE
     assert driver.app.root.current == "game_over"
     over = driver.app.screen("game_over")
-    assert over.ids.result.text == "1-0"
-    assert "failed rescue" in over.ids.outcome.text
+    # The result faces both players; the card flipped in vain and the four reasons show.
+    banner = over.ids.white_banner.text
+    assert banner.startswith("1-0") and "failed rescue" in banner
+    assert over.ids.black_banner.text == banner
+    shown = driver.texts(over)
+    assert "Black flipped the queen: it cannot lift the check" in shown
+    card = next(w for w in over.walk() if type(w).__name__ == "CardView")
+    assert card.opacity == 1 and card.card.letter == "q"
+    assert any(t.startswith("The king is attacked: the king on h8 is attacked by the knight")
+               for t in shown)
+    assert not any("R7" in t for t in shown)  # plain words, no rule codes
 
 
 def test_checkmate_then_export_and_a_new_game(driver: Driver) -> None:
@@ -128,7 +137,8 @@ def test_checkmate_then_export_and_a_new_game(driver: Driver) -> None:
     assert game.outcome is not None and game.outcome.termination == Termination.CHECKMATE
     over = driver.app.screen("game_over")
     assert driver.app.root.current == "game_over"
-    assert over.ids.outcome.text == "White wins by checkmate"
+    assert over.ids.white_banner.text == "1-0   White wins by checkmate"
+    assert "The last move: Q@g7# by White" in driver.texts(over)
     assert {chess.square_name(p.square) for p in over.ids.board.pieces} == {"f6", "h8", "g7"}
 
     driver.tap(over.ids.export)
@@ -178,7 +188,7 @@ def test_draw_offer_and_acceptance_on_the_opponents_panel(driver: Driver) -> Non
     assert driver.view.black.draw_offer_to_answer
     driver.tap_button(black_panel, "Accept draw")
     assert game.outcome is not None and game.outcome.termination == Termination.AGREEMENT
-    assert driver.app.screen("game_over").ids.result.text == "1/2-1/2"
+    assert driver.app.screen("game_over").ids.white_banner.text.startswith("1/2-1/2")
 
 
 def test_resignation_needs_a_confirmation(driver: Driver) -> None:
@@ -192,7 +202,7 @@ def test_resignation_needs_a_confirmation(driver: Driver) -> None:
     driver.tap_button(black_panel, "Resign")
     driver.tap_button(black_panel, "Yes, resign")
     assert game.outcome is not None and game.outcome.winner == chess.WHITE
-    assert "White wins by resignation" in driver.app.screen("game_over").ids.outcome.text
+    assert "White wins by resignation" in driver.app.screen("game_over").ids.white_banner.text
 
 
 def test_a_remove_piece_joker_by_touch(driver: Driver) -> None:
@@ -220,8 +230,8 @@ def test_claim_a_draw_by_threefold_repetition(driver: Driver) -> None:
     driver.tap(claim)
     assert game.outcome is not None
     assert game.outcome.termination == Termination.THREEFOLD_REPETITION
-    assert driver.app.screen("game_over").ids.outcome.text == \
-        "Draw: threefold repetition (claimed)"
+    assert driver.app.screen("game_over").ids.white_banner.text == \
+        "1/2-1/2   Draw: threefold repetition (claimed)"
 
 
 def test_an_extra_turn_joker_is_announced_and_the_same_player_flips_again(

@@ -24,6 +24,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 import ui.widgets.board
+import ui.widgets.camera_preview
 import ui.widgets.panel  # noqa: F401
 from ui.layout import game_layout
 from ui.table import review_frames

@@ -226,6 +226,7 @@ class CardView(RelativeLayout):
     card = ObjectProperty(None, allownone=True)
     deck_size = NumericProperty(0)
     note = StringProperty("")  # replaces the card's caption (e.g. "Black's card")
+    show_caption = BooleanProperty(True)  # only where 14sp text fits under the piece
 
 
 class DeckStrip(Widget):

@@ -113,6 +113,25 @@ class SensedSheet(PlacedModal):
     board_problem = BooleanProperty(False)
 
 
+class ConfirmView(ModalView):
+    """A question with two answers; ``on_yes`` is dispatched for the first."""
+
+    title = StringProperty("")
+    text = StringProperty("")
+    yes = StringProperty("Yes")
+    no = StringProperty("Cancel")
+
+    __events__ = ("on_yes",)
+
+    def answer(self, yes: bool) -> None:
+        self.dismiss(animation=False)
+        if yes:
+            self.dispatch("on_yes")
+
+    def on_yes(self) -> None:
+        """Default handler: nothing."""
+
+
 class VerdictView(ModalView):
     """The mate verdict: summary, the leaflet's four conditions, the rescue chance."""
 
