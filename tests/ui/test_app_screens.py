@@ -46,7 +46,7 @@ def test_new_game_screen_explains_every_rule_and_starts_the_chosen_game(
     driver.tap_button(screen.ids.failed_rescue, "Card back, move")
     driver.tap_button(screen.ids.clock, "5 min + 3 s")
     driver.tap_button(screen.ids.board, "On-screen board")
-    driver.tap(screen.ids.start)
+    driver.tap(screen.ids.header.ids.action)
     assert app.root.current == "game"
     game = app.session.game
     assert game.rules.jokers_per_deck == 2
@@ -85,7 +85,7 @@ def test_settings_are_saved_and_name_the_players(driver: Driver) -> None:
     screen = app.screen("settings")
     screen.ids.white.text = "Ada"
     screen.ids.black.text = "Grace"
-    driver.tap(screen.ids.save)
+    driver.tap(screen.ids.header.ids.action)
     saved = json.loads(Path(os.environ["RAINDROP_DATA_DIR"], "app-settings.json").read_text())
     assert saved["white_name"] == "Ada" and saved["black_name"] == "Grace"
     driver.new_game("KQ", "k")

@@ -20,6 +20,7 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
@@ -159,6 +160,60 @@ class MoveList(ScrollView):
         pairs = [nbsp.join(entries[i:i + 2]) for i in range(0, len(entries), 2)]
         self.text = "   ".join(pairs)
         self.scroll_y = 0 if current < 0 or not san else 1 - current / max(1, len(san) - 1)
+
+
+class OptionRow(BoxLayout):
+    """A titled, explained setting with its control (the row's last child): side by side
+    on a wide screen, the control under the text on a narrow one. The row is as tall
+    as it needs; the control keeps its own height (at least a touch target)."""
+
+    title = StringProperty("")
+    explanation = StringProperty("")
+    narrow = BooleanProperty(False)
+    text_height = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._resize = Clock.create_trigger(self._fit, -1)
+        super().__init__(**kwargs)
+        self.fbind("width", self._resize)
+        self.fbind("text_height", self._resize)
+
+    def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        widget.fbind("height", self._resize)
+        self._resize()
+
+    def control(self) -> Any:
+        return self.children[0] if len(self.children) > 1 else None
+
+    def _fit(self, *_: Any) -> None:
+        from kivy.metrics import dp
+
+        self.narrow = self.width < dp(600)
+        self.orientation = "vertical" if self.narrow else "horizontal"
+        control = self.control()
+        if control is not None:
+            control.size_hint_y = None
+            if control.height < dp(48):
+                control.height = dp(52)
+        control_h = control.height if control is not None else 0
+        pad = self.padding[1] + self.padding[3]
+        if self.narrow:
+            self.height = self.text_height + control_h + self.spacing + pad
+        else:
+            self.height = max(self.text_height, control_h) + pad
+
+
+class ScreenHeader(BoxLayout):
+    """Back, the screen's title (shrinking to fit) and its main action (``on_action``)."""
+
+    title = StringProperty("")
+    action_text = StringProperty("")
+
+    __events__ = ("on_action",)
+
+    def on_action(self) -> None:
+        """Default handler: nothing."""
 
 
 class RoundButton(Button):
