@@ -16,10 +16,10 @@ import logging
 LOGGER = logging.getLogger(__name__)
 
 TOUCH = 48.0          # the smallest touch target (dp)
-GAP = 8.0             # between the screen's parts
+GAP = 6.0             # between the screen's parts
 PANEL_PAD = 8.0
 ROW_GAP = 4.0
-MESSAGE_H = 52.0      # two lines of the players' message
+MESSAGE_H = 56.0      # two lines of the players' message (three at the smallest size)
 NAME_H = 34.0
 DECK_H = 30.0
 BUTTONS_H = 52.0

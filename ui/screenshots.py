@@ -182,7 +182,7 @@ def _shrink(path: Path) -> None:
     import shutil
     import subprocess
 
-    convert = shutil.which("convert")
+    convert = shutil.which("magick") or shutil.which("convert")
     if convert is None:
         return
     subprocess.run([convert, str(path), "-dither", "None", "-colors", "64",

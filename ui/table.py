@@ -241,16 +241,22 @@ def moves_text(san: list[str] | tuple[str, ...]) -> str:
 _RULE_CODE = re.compile(r"\s*\((?:[^()]*?,\s*)?R\d+[a-z]?\)|,\s*R\d+[a-z]?(?=\))")
 
 
+_PLURAL = re.compile(r"\b(\d+)( [A-Za-z-]+)\(s\)")
+
+
 def plain(text: str) -> str:
-    """A message without the rule book's codes: ``"(failed rescue, R7)"`` -> ``"(failed
-    rescue)"``, ``"... (R7)"`` -> ``"..."``."""
+    """A message without the rule book's codes (``"(failed rescue, R7)"`` -> ``"(failed
+    rescue)"``, ``"... (R7)"`` -> ``"..."``) and with plurals that agree (``"2 move(s)"``
+    -> ``"2 moves"``, ``"1 card(s)"`` -> ``"1 card"``)."""
     def keep_words(match: re.Match[str]) -> str:
         inner = match.group(0)
         if inner.lstrip().startswith("(") and "," in inner:
             words = inner.strip()[1:].rsplit(",", 1)[0]
             return f" ({words})"
         return ""
-    return _RULE_CODE.sub(keep_words, text)
+    text = _RULE_CODE.sub(keep_words, text)
+    return _PLURAL.sub(lambda m: m.group(1) + m.group(2) + ("" if m.group(1) == "1" else "s"),
+                       text)
 
 
 def _entry_counts(actions: list[Any]) -> list[int]:

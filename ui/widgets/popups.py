@@ -31,6 +31,9 @@ class PlacedModal(ModalView):
     rect = ListProperty()
     near = ListProperty()
 
+    def on_open(self) -> None:
+        self._align_center()  # ModalView.open centres the view without asking
+
     def _align_center(self, *_args: Any) -> None:
         if not self._is_open:
             return
