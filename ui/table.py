@@ -701,10 +701,10 @@ class Table:
                       card=card, move=move, summary=summary, reasons=reasons)
 
     def _status(self, board: Any, over: bool, outcome: Outcome | None) -> str:
-        if over and outcome is not None:
-            return outcome.describe()
         if self._hint:
             return plain(self._hint[:1].upper() + self._hint[1:])
+        if over and outcome is not None:
+            return outcome.describe()
         turn = board.turn
         who = self._names[turn]
         pending = board.pending

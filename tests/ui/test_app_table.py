@@ -38,3 +38,88 @@ def test_grid_lines_pass_through_the_corners_and_split_the_edges() -> None:
     ends = {(round(x, 6), round(y, 6)) for line in grid_lines(quad) for x, y in line}
     for corner in quad:
         assert corner in ends
+
+
+def _game(white: str, black: str) -> object:
+    import chess
+
+    from companion.cards import Decks
+    from companion.game import Game
+    from companion.rules import HouseRules
+
+    rules = HouseRules()
+
+    def deck(top: str, color: bool) -> list[str]:
+        rest = list(rules.deck_letters(color))
+        for card in top:
+            rest.remove(card)
+        return list(top) + rest
+
+    return Game(rules, decks=Decks.from_order(
+        {"white": deck(white, chess.WHITE), "black": deck(black, chess.BLACK)}, rules))
+
+
+def test_plain_words_drop_rule_codes_and_make_plurals_agree() -> None:
+    from ui.table import plain
+
+    assert plain("Black has lost (failed rescue, R7).") == "Black has lost (failed rescue)."
+    assert plain("Take the pawn back (R12) now") == "Take the pawn back now"
+    assert plain("2 move(s) and 1 card(s); 0 joker(s)") == "2 moves and 1 card; 0 jokers"
+    assert plain("Nothing to change") == "Nothing to change"
+
+
+def test_an_undone_placement_keeps_its_card_on_show() -> None:
+    import chess
+
+    from ui.table import Table
+
+    game = _game("KN", "k")
+    table = Table(game)
+    for step in ("flip", "K@e1", "flip", "k@e8", "flip"):
+        if step == "flip":
+            table.flip(game.turn)
+        else:
+            table.tap(chess.parse_square(step[-2:]))
+    table.tap(chess.D4)
+    assert game.pending is None and game.san_history()[-1] == "N@d4"
+    table.undo()
+    assert game.pending == "N"
+    card = table.view().card
+    assert card is not None and card.letter == "N" and card.live
+    assert card.caption == "Place it on a highlighted square"
+
+
+def test_review_frames_step_through_the_game_without_changing_it() -> None:
+    import chess
+
+    from ui.table import review_frames
+
+    game = _game("KN", "kq")
+    for text in ("K@e1", "k@h8", "N@f7"):
+        game.flip()
+        game.play_text(text)
+    game.flip()  # the queen cannot block the knight: Black loses
+    before = game.rfen()
+    frames = review_frames(game)
+    assert game.rfen() == before
+    assert [f.label for f in frames] == ["Start", "1. K@e1", "1... K@h8", "2. N@f7+",
+                                         "2... flip q (failed rescue)"]
+    assert frames[0].pieces == ()
+    assert {chess.square_name(p.square) for p in frames[2].pieces} == {"e1", "h8"}
+    assert frames[3].last_move == (chess.F7,)
+
+
+def test_the_ending_names_the_deciding_card_and_the_verdicts_reasons() -> None:
+    from ui.table import Table
+
+    game = _game("KN", "kq")
+    for text in ("K@e1", "k@h8", "N@f7"):
+        game.flip()
+        game.play_text(text)
+    game.flip()
+    ending = Table(game).view().ending
+    assert ending is not None and ending.result == "1-0"
+    assert ending.card is not None and ending.card.letter == "q"
+    assert ending.decider == "Black flipped the queen: it cannot lift the check"
+    assert len(ending.reasons) == 4 and all(holds for holds, _ in ending.reasons)
+    assert "R7" not in ending.summary
