@@ -5,7 +5,8 @@ same headless environment. The clock starts before Kivy is imported and stops at
 the first frame drawn after ``on_start`` (Clock.schedule_once(..., 0) fires on
 the next frame, once the window shows the built widget tree and takes input):
 
-- ours: ``ui.app.RaindropApp`` (all screens built, home shown, board sources checked);
+- ours: ``ui.app.RaindropApp`` (home built and shown; every other screen is built when
+  first shown);
 - ours, game: the same, then a new game on the simulated sensing board, to its
   first frame of the game screen;
 - peer: a bare ``kivy.app.App`` whose root is one Label.

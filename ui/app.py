@@ -12,20 +12,20 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.game import Game
-from companion.sensors.source import BoardSource, BoardSourceError, open_board_source
-from ui import availability, paths, resume
-from ui.options import NewGame
-from ui.sensing import SensingLink, SensingUnavailableError
-from ui.session import GameSession
 from ui.settings import AppSettings
+
+if TYPE_CHECKING:  # the game's modules load with the first game, not at start
+    from companion.game import Game
+    from companion.sensors.source import BoardSource
+    from ui.options import NewGame
+    from ui.session import GameSession
 
 LOGGER = logging.getLogger(__name__)
 
@@ -53,9 +53,20 @@ class RaindropApp(App):  # type: ignore[misc]
     def __init__(self, *, board: str = "sim", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.board = board
-        self.settings = AppSettings.load()
+        self._settings: AppSettings | None = None
         self.first_frame_at: float | None = None
         self.exit_problem: str | None = None
+
+    @property
+    def settings(self) -> AppSettings:
+        """The app's settings, read from their file on first use (not at start)."""
+        if self._settings is None:
+            self._settings = AppSettings.load()
+        return self._settings
+
+    @settings.setter
+    def settings(self, value: AppSettings) -> None:
+        self._settings = value
 
     # Building -------------------------------------------------------------
 
@@ -79,7 +90,8 @@ class RaindropApp(App):  # type: ignore[misc]
         from kivy.core.window import Window
 
         Window.bind(on_keyboard=self._on_key)
-        self.refresh_home()  # board sources are checked when the new-game screen opens
+        # The journal is read after the first frame; board sources are checked when the
+        # new-game screen opens.
         Clock.schedule_once(self._first_frame, 0)
 
     def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
@@ -128,6 +140,7 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def _first_frame(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
+        self.refresh_home()
 
     def on_stop(self) -> None:
         self.end_session()
@@ -161,6 +174,8 @@ class RaindropApp(App):  # type: ignore[misc]
     def refresh_home(self) -> None:
         home = self.screen("home")
         home.in_game = self.session is not None and not self.session.over
+        from ui import resume
+
         info = resume.describe()
         home.can_resume = info.can_resume and not home.in_game
         home.resume_text = info.text
@@ -172,6 +187,8 @@ class RaindropApp(App):  # type: ignore[misc]
         screen.checking = True
 
         def check() -> None:
+            from ui import availability
+
             status = availability.board_status(self.board)
             Clock.schedule_once(lambda _dt: apply(status), -1)
 
@@ -198,6 +215,9 @@ class RaindropApp(App):  # type: ignore[misc]
                    source: BoardSource | None = None) -> GameSession:
         """Start a game (a new one from ``settings`` unless ``game`` is given), on the
         board ``settings.board`` names (or on ``source``, an opened board source)."""
+        from companion.game import Game
+        from ui import resume
+
         self.end_session()
         if game is None:
             journal = resume.new_journal()
@@ -207,6 +227,8 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def resume_game(self) -> GameSession | None:
         """Resume the journalled game, if there is one."""
+        from ui import resume
+
         try:
             game, warnings = resume.resume_latest()
         except ValueError as error:
@@ -217,6 +239,10 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def _show_session(self, game: Game, board: str,
                       source: BoardSource | None = None) -> GameSession:
+        from companion.sensors.source import BoardSourceError, open_board_source
+        from ui.sensing import SensingLink, SensingUnavailableError
+        from ui.session import GameSession
+
         link = None
         if source is not None:
             link = SensingLink(source)
@@ -278,6 +304,8 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def export_pgn(self) -> Path | None:
         """Write the game's PGN to the export folder and show the path."""
+        from ui import paths
+
         screen = self.screen("game_over")
         if self.session is None:
             screen.export_text = "No game to export"

@@ -5,7 +5,10 @@ Plain data (no Kivy), so .kv rules and widgets read the same values.
 
 from __future__ import annotations
 
-import chess
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import chess
 
 BACKGROUND = (0.118, 0.141, 0.188, 1)        # deep slate
 SURFACE = (0.176, 0.204, 0.259, 1)           # panels
@@ -51,10 +54,10 @@ def piece_palette(color: chess.Color, blue: bool) -> tuple[tuple[float, ...], tu
     """(fill, outline) for a piece: white, black, light blue (White's promoted
     pieces) or dark blue (Black's promoted pieces), as the rules file says."""
     if blue:
-        if color == chess.WHITE:
+        if color:  # chess.WHITE
             return (0.55, 0.82, 1.0, 1), (0.03, 0.20, 0.50, 1)
         return (0.10, 0.26, 0.78, 1), (0.78, 0.88, 1.0, 1)
-    if color == chess.WHITE:
+    if color:  # chess.WHITE
         return (1.0, 1.0, 1.0, 1), (0.10, 0.10, 0.11, 1)
     return (0.11, 0.11, 0.12, 1), (0.80, 0.80, 0.80, 1)
 

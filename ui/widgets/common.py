@@ -8,7 +8,6 @@ import logging
 import os
 from typing import Any
 
-import chess
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.lang import Builder
@@ -37,7 +36,7 @@ LOGGER = logging.getLogger(__name__)
 class PieceIcon(Widget):
     """One piece (or a joker star when ``piece_type`` is None) drawn to fit the widget."""
 
-    piece_type = ObjectProperty(chess.KNIGHT, allownone=True)
+    piece_type = ObjectProperty(2, allownone=True)  # chess.KNIGHT
     color = BooleanProperty(True)  # chess.WHITE
     blue = BooleanProperty(False)
     scale = NumericProperty(0.95)
@@ -307,7 +306,8 @@ class DeckStrip(Widget):
         if not entries:
             with self.canvas:
                 Color(*theme.TEXT_DIM)
-                texture = glyph_texture("deck empty: chess moves only", int(self.height * 0.4))
+                texture = glyph_texture("deck empty: chess moves only",
+                                        int(max(sp(14), self.height * 0.4)))
                 Rectangle(texture=texture, pos=(self.x, self.center_y - texture.height / 2),
                           size=texture.size)
             return
@@ -331,7 +331,7 @@ class DeckStrip(Widget):
             else:
                 self.canvas.add(piece_instructions(entry.piece_type, self.color, False,
                                                    center, icon, shadow=False))
-            count = glyph_texture(f"\u00d7{entry.count}", max(10, int(icon * 0.62)))
+            count = glyph_texture(f"\u00d7{entry.count}", int(max(sp(14), icon * 0.62)))
             with self.canvas:
                 Color(*theme.TEXT)
                 Rectangle(texture=count, pos=(x + icon * 1.1, center[1] - count.height / 2),
