@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -178,3 +179,25 @@ def test_boards_are_offered_as_found_and_a_named_port_is_not_looked_for(
     assert board_status("sim")["sim"] == "" and board_status()["screen"] == ""
     monkeypatch.setattr(serial_board, "find_board_ports", lambda: ["/dev/ttyACM0"])
     assert board_status("sim")["serial"] == ""
+
+
+def test_a_camera_that_fails_keeps_the_wizard_on_its_first_step(driver: Driver) -> None:
+    app = driver.app
+    app.show("camera")
+    screen = app.screen("camera")
+    assert not screen.problem
+
+    def broken(_source: str) -> Iterator[object]:
+        raise OSError("no camera 7")
+        yield  # a generator that fails at once
+
+    screen.feed._frames = broken
+    screen.start_camera("7")
+    deadline = time.monotonic() + 30
+    while screen.feed.running and time.monotonic() < deadline:
+        driver.pump(1)
+    assert screen.step == 1
+    assert screen.feed.level == "error" and "no camera 7" in screen.feed.status
+    from ui import theme
+
+    assert tuple(screen.ids.status.color) == theme.DANGER

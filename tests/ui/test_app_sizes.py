@@ -129,3 +129,11 @@ def test_the_layout_check_finds_small_overlapping_and_clipped_widgets() -> None:
     assert "Button('Far') reaches outside FloatLayout" in found
     assert "Go" not in found.replace("Button('Go') overlaps", "").replace(
         "overlaps Button('Go')", "")
+
+
+@pytest.mark.parametrize("sized", SIZES, indirect=True, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_camera_wizard_fits(sized: Driver) -> None:
+    driver = sized
+    app = driver.app
+    app.show("camera")
+    check(driver, app.screen("camera"), "camera setup")
