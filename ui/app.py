@@ -54,6 +54,7 @@ class RaindropApp(App):  # type: ignore[misc]
         super().__init__(**kwargs)
         self.board = board
         self._settings: AppSettings | None = None
+        self._sounds: Any = None
         self.first_frame_at: float | None = None
         self.exit_problem: str | None = None
 
@@ -63,6 +64,29 @@ class RaindropApp(App):  # type: ignore[misc]
         if self._settings is None:
             self._settings = AppSettings.load()
         return self._settings
+
+    @property
+    def sounds(self) -> Any:
+        """The table's sounds (made on first use), muted as the settings say."""
+        if self._sounds is None:
+            from ui.sound import SoundBoard
+
+            self._sounds = SoundBoard(muted=not self.settings.sound)
+        return self._sounds
+
+    def apply_settings(self) -> None:
+        """Show the settings on the screens that use them (after a change too)."""
+        from ui import theme
+
+        settings = self.settings
+        theme.use_highlights(settings.highlights)
+        if self._sounds is not None:
+            self._sounds.muted = not settings.sound
+        if self.root.has_screen("game"):
+            screen = self.screen("game")
+            screen.face_to_face = settings.face_to_face
+            screen.white_at_bottom = settings.white_at_bottom
+            screen.ids.board.redraw()
 
     @settings.setter
     def settings(self, value: AppSettings) -> None:
@@ -253,15 +277,15 @@ class RaindropApp(App):  # type: ignore[misc]
                 LOGGER.warning("board %s unavailable: %s", board, error)
                 self.message = f"Board {board!r} not available: {error}"
         try:
-            session = GameSession(game, link=link, names=self.names())
+            session = GameSession(game, link=link, names=self.names(), sounds=self.sounds)
         except SensingUnavailableError as error:
             self.message = str(error)
-            session = GameSession(game, names=self.names())
+            session = GameSession(game, names=self.names(), sounds=self.sounds)
         session.bind(over=self._on_over)
         self.session = session
         self.session_board = board
         screen = self.screen("game")
-        screen.face_to_face = self.settings.face_to_face
+        self.apply_settings()
         screen.session = session
         self.root.current = "game"
         return session

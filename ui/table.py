@@ -127,6 +127,8 @@ class PlayerView:
     draw_offered: bool           # this side's offer is open
     can_act: bool                # game running: draw offer and resignation allowed
     can_claim_draw: bool = False  # to move, and threefold repetition or fifty moves allow it
+    captured: tuple[tuple[chess.PieceType, bool], ...] = ()  # opposing pieces taken (type, blue)
+    material: int = 0            # material ahead of the opponent (pawns), 0 when not ahead
 
 
 @dataclasses.dataclass(frozen=True)
@@ -283,6 +285,42 @@ def _squares_of(action: Any) -> tuple[chess.Square, ...]:
     if action.kind == ActionKind.REMOVAL and action.square is not None:
         return (action.square,)
     return ()
+
+
+PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5,
+                chess.QUEEN: 9, chess.KING: 0}
+
+
+def captured_pieces(board: Any) -> dict[chess.Color, list[tuple[chess.PieceType, bool]]]:
+    """The pieces each side has taken (by capture or a joker's removal), in the order
+    taken, as (piece type, was blue). Replays the board's history on a copy."""
+    taken: dict[chess.Color, list[tuple[chess.PieceType, bool]]] = {chess.WHITE: [],
+                                                                     chess.BLACK: []}
+    work = board.copy()
+    for action in reversed(list(work.actions)):
+        work.pop()
+        if action.kind == ActionKind.MOVE and action.move is not None and not action.move.drop:
+            move = action.move
+            square = move.to_square
+            if work.is_en_passant(move):
+                square = chess.square(chess.square_file(move.to_square),
+                                      chess.square_rank(move.from_square))
+            piece = work.piece_at(square)
+            if piece is not None and piece.color != work.turn:
+                taken[work.turn].append((piece.piece_type, work.is_blue(square)))
+        elif action.kind == ActionKind.REMOVAL and action.square is not None:
+            piece = work.piece_at(action.square)
+            if piece is not None:
+                taken[not piece.color].append((piece.piece_type, work.is_blue(action.square)))
+    for pieces in taken.values():
+        pieces.reverse()
+    return taken
+
+
+def material(board: Any, color: chess.Color) -> int:
+    """The material of ``color``'s pieces on the board, in pawns."""
+    return sum(PIECE_VALUES[p.piece_type] for p in board.piece_map().values()
+               if p.color == color)
 
 
 def review_frames(game: GameLike) -> tuple[ReviewFrame, ...]:
@@ -633,6 +671,7 @@ class Table:
         king = board.king(turn)
         check_square = king if king is not None and board.is_check() else None
         san = tuple(game.san_history())
+        taken = captured_pieces(board)
         return TableView(
             pieces=pieces,
             turn=turn,
@@ -645,8 +684,8 @@ class Table:
             alert=self._alert,
             alert_level=self._alert_level,
             card=self._card_picture(pending),
-            white=self._player(chess.WHITE, over),
-            black=self._player(chess.BLACK, over),
+            white=self._player(chess.WHITE, over, taken[chess.WHITE]),
+            black=self._player(chess.BLACK, over, taken[chess.BLACK]),
             moves_text=moves_text(san),
             san=san,
             can_undo=game.can_undo() and not over,
@@ -752,7 +791,8 @@ class Table:
             caption = self._card_done
         return CardPicture(event.card, color, piece_type, title, caption, live)
 
-    def _player(self, color: chess.Color, over: bool) -> PlayerView:
+    def _player(self, color: chess.Color, over: bool,
+                taken: list[tuple[chess.PieceType, bool]]) -> PlayerView:
         game = self.game
         counts = game.deck_counts(color)
         entries = []
@@ -789,4 +829,6 @@ class Table:
             and not over,
             draw_offered=self._draw_offer == color and not over,
             can_act=not over,
-            can_claim_draw=to_move and game.board.can_claim_draw())
+            can_claim_draw=to_move and game.board.can_claim_draw(),
+            captured=tuple(taken),
+            material=max(0, material(game.board, color) - material(game.board, not color)))

@@ -79,3 +79,37 @@ def contrast(first: tuple[float, ...], second: tuple[float, ...]) -> float:
     """The WCAG contrast ratio of two opaque colours (1 to 21)."""
     high, low = sorted((luminance(first), luminance(second)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+# Highlight themes: "standard", and "colour-blind" (Okabe-Ito blue and orange instead of
+# red against green, so no mark depends on telling red from green).
+HIGHLIGHTS: dict[str, dict[str, tuple[float, ...]]] = {
+    "standard": {
+        "LAST_MOVE": (0.80, 0.85, 0.30, 0.35),
+        "CHECK_GLOW": (0.95, 0.15, 0.10, 0.75),
+        "REMOVE_TARGET": (0.62, 0.05, 0.05, 1),
+        "FIX_FRAME": (1.0, 0.45, 0.05, 1),
+        "good": (0.13, 0.42, 0.25, 1),
+        "danger": (0.70, 0.14, 0.12, 1),
+    },
+    "colour-blind": {
+        "LAST_MOVE": (0.34, 0.71, 0.91, 0.40),
+        "CHECK_GLOW": (0.90, 0.62, 0.0, 0.85),
+        "REMOVE_TARGET": (0.0, 0.30, 0.60, 1),
+        "FIX_FRAME": (0.80, 0.47, 0.65, 1),
+        "good": (0.0, 0.35, 0.62, 1),
+        "danger": (0.66, 0.30, 0.0, 1),
+    },
+}
+
+
+def use_highlights(name: str) -> None:
+    """Switch the board's marks and the message colours to a highlight theme."""
+    if name not in HIGHLIGHTS:
+        raise ValueError(f"no highlight theme {name!r} (known: {', '.join(HIGHLIGHTS)})")
+    chosen = HIGHLIGHTS[name]
+    module = globals()
+    for key in ("LAST_MOVE", "CHECK_GLOW", "REMOVE_TARGET", "FIX_FRAME"):
+        module[key] = chosen[key]
+    MESSAGE_FILL["good"] = chosen["good"]
+    MESSAGE_FILL["danger"] = chosen["danger"]

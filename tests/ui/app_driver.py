@@ -52,6 +52,14 @@ class Driver:
             if isinstance(child, ModalView):
                 child.dismiss(animation=False)
         self.app.end_session()
+        from ui.settings import AppSettings
+
+        self.app.settings = AppSettings()  # each test starts from the default settings
+        self.app.apply_settings()
+        if self.app.root.has_screen("settings"):
+            screen = self.app.screen("settings")
+            screen.settings = None  # equal settings would not count as a change
+            screen.settings = self.app.settings
         self.app.show("home")
         self.pump()
 
@@ -90,6 +98,16 @@ class Driver:
     # Touches ------------------------------------------------------------------
 
     def tap(self, widget: Any, frames: int = 2) -> None:
+        """Tap a widget, first scrolling it into view as a player would."""
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):
+                parent.scroll_to(widget, padding=10, animate=False)
+                self.pump(2)
+                break
+            parent = parent.parent
         touch.tap(widget)
         self.pump(frames)
 

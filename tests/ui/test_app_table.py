@@ -123,3 +123,30 @@ def test_the_ending_names_the_deciding_card_and_the_verdicts_reasons() -> None:
     assert ending.decider == "Black flipped the queen: it cannot lift the check"
     assert len(ending.reasons) == 4 and all(holds for holds, _ in ending.reasons)
     assert "R7" not in ending.summary
+
+
+def test_captured_pieces_and_material_follow_the_board_through_undo() -> None:
+    import chess
+
+    from ui.table import Table, captured_pieces
+
+    game = _game("KQ", "kn")
+    for text in ("K@e1", "k@h8"):
+        game.flip()
+        game.play_text(text)
+    game.flip()
+    game.play_text("Q@d5")
+    game.flip()
+    game.play_text("n@c3")   # the knight attacks e2 and d5...
+    game.play_text("Qd5d8")  # ...and White's queen goes to check instead
+    assert captured_pieces(game.board) == {chess.WHITE: [], chess.BLACK: []}
+    game.play_text("h8h7")
+    game.play_text("Qd8d3")
+    game.play_text("Nc3e4")
+    game.play_text("Qd3e4")  # the queen takes the knight
+    view = Table(game).view()
+    assert view.white.captured == ((chess.KNIGHT, False),) and view.black.captured == ()
+    assert view.white.material == 9 and view.black.material == 0
+    game.undo()
+    assert Table(game).view().white.captured == ()
+    assert Table(game).view().white.material == 6

@@ -62,6 +62,7 @@ class GameScreen(Screen):
     message = StringProperty("")        # shown on both players' panels
     message_level = StringProperty("info")
     face_to_face = BooleanProperty(True)  # Black's panel turned towards the far side
+    white_at_bottom = BooleanProperty(True)  # the board as White sees it
     board_problem = BooleanProperty(False)  # the sensing board must be put right
     show_camera = BooleanProperty(True)     # camera board: the picture, else the discs
     camera_texture = ObjectProperty(None, allownone=True)

@@ -24,12 +24,18 @@ class SettingsScreen(Screen):
 
     settings = ObjectProperty(None, allownone=True)
     face_to_face = BooleanProperty(True)
+    white_at_bottom = BooleanProperty(True)
+    sound = BooleanProperty(True)
+    highlights = StringProperty("standard")
     saved_text = StringProperty("")
     data_text = StringProperty("")
 
     def on_settings(self, _screen: object, settings: AppSettings | None) -> None:
         if settings is not None:
             self.face_to_face = settings.face_to_face
+            self.white_at_bottom = settings.white_at_bottom
+            self.sound = settings.sound
+            self.highlights = settings.highlights
         self.data_text = (f"Games are journalled in {journal.games_dir()}\n"
                           f"PGN exports go to {paths.export_dir()}")
 
@@ -40,6 +46,14 @@ class SettingsScreen(Screen):
         settings.white_name = white.strip() or "White"
         settings.black_name = black.strip() or "Black"
         settings.face_to_face = self.face_to_face
+        settings.white_at_bottom = self.white_at_bottom
+        settings.sound = self.sound
+        settings.highlights = self.highlights
+        from kivy.app import App
+
+        app = App.get_running_app()
+        if app is not None:
+            app.apply_settings()
         try:
             path = settings.save()
         except OSError as error:

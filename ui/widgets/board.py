@@ -59,6 +59,10 @@ class BoardView(Widget):
             self.fbind(name, self._redraw)
         self._redraw()
 
+    def redraw(self) -> None:
+        """Draw again (after the theme changed)."""
+        self._redraw()
+
     # Geometry ----------------------------------------------------------
 
     def board_rect(self) -> tuple[float, float, float]:

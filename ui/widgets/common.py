@@ -283,6 +283,48 @@ class CardView(RelativeLayout):
     show_caption = BooleanProperty(True)  # only where 14sp text fits under the piece
 
 
+class CapturedStrip(Widget):
+    """The opposing pieces a side has taken, as small overlapping icons, and how much
+    material it is ahead ("+3"); ``pieces`` holds (piece type, blue) pairs."""
+
+    pieces = ObjectProperty(())
+    color = BooleanProperty(False)  # the taken pieces' colour (the opponent's)
+    advantage = NumericProperty(0)
+    needed_width = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        super().__init__(**kwargs)
+        for name in ("pos", "size", "pieces", "color", "advantage"):
+            self.fbind(name, self._redraw)
+        self._redraw()
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        icon = min(self.height * 0.85, sp(22))
+        step = icon * 0.55
+        pieces = sorted(self.pieces or (), key=lambda p: -p[0])
+        text = glyph_texture(f"+{int(self.advantage)}", int(sp(15))) if self.advantage else None
+        width = (len(pieces) - 1) * step + icon if pieces else 0
+        width += (text.width + sp(4)) if text is not None else 0
+        self.needed_width = width
+        if self.width < 4:
+            return
+        x = self.x
+        cy = self.center_y
+        for piece_type, blue in pieces:
+            if x + icon > self.right - ((text.width + sp(4)) if text is not None else 0):
+                break
+            self.canvas.add(piece_instructions(piece_type, self.color, blue,
+                                               (x + icon / 2, cy), icon, shadow=False))
+            x += step
+        if text is not None:
+            with self.canvas:
+                Color(*theme.TEXT)
+                Rectangle(texture=text, pos=(self.right - text.width, cy - text.height / 2),
+                          size=text.size)
+
+
 class DeckStrip(Widget):
     """The cards left in a deck by kind: an icon and a count for each kind.
 
