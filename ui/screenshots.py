@@ -198,8 +198,10 @@ def run(out: Path, size: tuple[int, int]) -> int:
     configure(size, quiet=True)
     from kivy.clock import Clock
 
+    import ui.widgets.board
     from ui.app import RaindropApp
 
+    ui.widgets.board.ANIMATION_SECONDS = 0  # pictures of positions, not of moves
     app = RaindropApp(board="sim")
     scenes = _scenes(app, out, size)
     state = {"wait": 0, "problem": None}

@@ -111,3 +111,21 @@ def test_text_and_marks_meet_the_contrast_minimums() -> None:
     assert theme.contrast(theme.TARGET_RING, theme.DARK_SQUARE) >= 3
     assert theme.contrast(theme.TARGET_CORE, theme.LIGHT_SQUARE) >= 3
     assert theme.contrast(theme.TARGET_CORE, theme.TARGET_RING) >= 3
+
+
+def test_a_move_slides_and_a_placement_grows_in(driver: Driver,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import ui.widgets.board
+
+    monkeypatch.setattr(ui.widgets.board, "ANIMATION_SECONDS", 5.0)  # slow enough to see
+    game = driver.new_game("KQ", "k")
+    board = driver.game_screen.ids.board
+    driver.play(["flip", "K@e1"])
+    assert board.last_move == [chess.E1] and board.progress < 1  # growing in
+    driver.play(["flip", "k@h8"])
+    driver.move("e1", "d2")
+    assert game.board.piece_at(chess.D2) is not None
+    assert board.last_move == [chess.E1, chess.D2] and board.progress < 1  # sliding
+    monkeypatch.setattr(ui.widgets.board, "ANIMATION_SECONDS", 0)  # animations off
+    driver.move("h8", "g8")
+    assert board.last_move == [chess.H8, chess.G8] and board.progress == 1
