@@ -37,6 +37,7 @@ SCREENS = {
     "game_over": ("ui.screens.game_over", "GameOverScreen"),
     "settings": ("ui.screens.settings", "SettingsScreen"),
     "camera": ("ui.screens.camera", "CameraScreen"),
+    "games": ("ui.screens.games", "GamesScreen"),
 }
 ESCAPE = 27  # also Android's back key
 
@@ -148,7 +149,7 @@ class RaindropApp(App):  # type: ignore[misc]
         """Ask before doing ``action``; returns the question's view."""
         from ui.widgets.popups import ConfirmView
 
-        view = ConfirmView(title=title, text=text, yes=yes)
+        view = ConfirmView(title=title, text=text, yes_text=yes)
         view.bind(on_yes=lambda *_: action())
         view.open(animation=False)
         return view
@@ -260,6 +261,33 @@ class RaindropApp(App):  # type: ignore[misc]
             return None
         self.message = " ".join(warnings)
         return self._show_session(game, self.board)
+
+    def open_saved(self, path: Path, running: bool) -> GameSession | None:
+        """Resume a saved game that is still running (asking first if another runs),
+        or review a finished one (its journal is left as it is)."""
+        if running and self.session is not None and not self.session.over:
+            self.confirm("Resume this game?", "The running game is saved: it stays in "
+                         "the list.", "Resume", lambda: self.open_saved_now(path, running))
+            return None
+        return self.open_saved_now(path, running)
+
+    def open_saved_now(self, path: Path, running: bool) -> GameSession | None:
+        from ui import resume
+
+        try:
+            if running:
+                game, warnings = resume.resume_path(path)
+                self.message = " ".join(warnings)
+            else:
+                game = resume.load_for_review(path)
+        except ValueError as error:
+            self.screen("games").empty_text = str(error)
+            return None
+        self.end_session()
+        session = self._show_session(game, self.board if running else "screen")
+        if game.is_over:
+            self._on_over(session, True)
+        return session
 
     def _show_session(self, game: Game, board: str,
                       source: BoardSource | None = None) -> GameSession:

@@ -201,3 +201,68 @@ def test_a_camera_that_fails_keeps_the_wizard_on_its_first_step(driver: Driver) 
     from ui import theme
 
     assert tuple(screen.ids.status.color) == theme.DANGER
+
+
+def test_saved_games_are_listed_to_resume_or_review(driver: Driver) -> None:
+    app = driver.app
+    finished = driver.new_game("KQ", "k")
+    driver.play(["flip", "K@f6", "flip", "k@h8", "flip", "Q@g7"])
+    assert finished.is_over
+    running = driver.new_game("KP", "k")
+    driver.play(["flip", "K@e1", "flip", "k@e8"])
+    position = running.rfen()
+    app.end_session()
+    app.show("home")
+    driver.pump()
+
+    driver.tap(app.screen("home").ids.saved)
+    screen = app.screen("games")
+    assert app.root.current == "games"
+    texts = driver.texts(screen)
+    assert any("2 actions played, White to play" in t for t in texts)
+    assert any("1-0, White wins by checkmate" in t for t in texts)
+    driver.tap_button(screen, "Review")
+    assert app.root.current == "game_over"
+    assert app.screen("game_over").ids.white_banner.text == "1-0   White wins by checkmate"
+
+    app.show("games")
+    driver.pump()
+    driver.tap_button(screen, "Resume")
+    assert app.root.current == "game"
+    assert app.session.game.rfen() == position and not app.session.game.is_over
+
+
+def test_a_new_game_while_one_runs_asks_first(driver: Driver) -> None:
+    app = driver.app
+    game = driver.new_game("KP", "k")
+    app.show("home")
+    driver.pump()
+    driver.tap(app.screen("home").ids.new_game)
+    question = driver.open_modals()
+    assert len(question) == 1 and app.root.current == "home"
+    driver.tap(question[0].ids.no)
+    assert app.session.game is game and app.root.current == "home"
+    driver.tap(app.screen("home").ids.new_game)
+    driver.tap(driver.open_modals()[0].ids.yes)
+    assert app.root.current == "new_game"
+
+
+def test_the_back_key_goes_back_and_asks_before_leaving_a_game(driver: Driver) -> None:
+    from kivy.core.window import Window
+
+    app = driver.app
+    app.show("settings")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    driver.pump()
+    assert app.root.current == "home"
+    driver.new_game("KP", "k")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    driver.pump()
+    assert app.root.current == "game" and len(driver.open_modals()) == 1
+    Window.dispatch("on_keyboard", 27, 0, None, [])  # closes the question
+    driver.pump()
+    assert app.root.current == "game" and not driver.open_modals()
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    driver.pump()
+    driver.tap(driver.open_modals()[0].ids.yes)
+    assert app.root.current == "home" and app.session is not None

@@ -91,6 +91,8 @@ def test_every_screen_fits_touch_and_text_rules(sized: Driver) -> None:
     driver.play(["flip", "K@e1", "flip", "k@h8", "flip", "N@f7", "flip"])
     assert game.is_over
     check(driver, app.screen("game_over"), "game over")
+    app.show("games")
+    check(driver, app.screen("games"), "saved games")
 
 
 def settle(driver: Driver) -> None:

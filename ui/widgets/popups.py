@@ -117,12 +117,15 @@ class SensedSheet(PlacedModal):
 
 
 class ConfirmView(ModalView):
-    """A question with two answers; ``on_yes`` is dispatched for the first."""
+    """A question with two answers; ``on_yes`` is dispatched for the first. The back key
+    closes it at once (no fade, so the next back press finds it gone)."""
+
+    _anim_duration = 0
 
     title = StringProperty("")
     text = StringProperty("")
-    yes = StringProperty("Yes")
-    no = StringProperty("Cancel")
+    yes_text = StringProperty("Yes")
+    no_text = StringProperty("Cancel")
 
     __events__ = ("on_yes",)
 
@@ -137,6 +140,8 @@ class ConfirmView(ModalView):
 
 class VerdictView(ModalView):
     """The mate verdict: summary, the leaflet's four conditions, the rescue chance."""
+
+    _anim_duration = 0
 
     verdict = ObjectProperty(None, allownone=True)
     rescue_text = StringProperty("")
