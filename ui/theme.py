@@ -17,6 +17,7 @@ TEXT = (0.95, 0.95, 0.96, 1)
 TEXT_DIM = (0.66, 0.70, 0.77, 1)
 ACCENT = (0.98, 0.75, 0.28, 1)               # amber: the side to move, primary buttons
 DANGER = (0.90, 0.30, 0.28, 1)               # check, failed rescue, resign
+DANGER_TEXT = (1.0, 0.47, 0.44, 1)           # a problem written on a dark surface (4.5:1)
 GOOD = (0.36, 0.78, 0.50, 1)
 
 LIGHT_SQUARE = (0.93, 0.86, 0.74, 1)

@@ -200,7 +200,7 @@ def test_a_camera_that_fails_keeps_the_wizard_on_its_first_step(driver: Driver) 
     assert screen.feed.level == "error" and "no camera 7" in screen.feed.status
     from ui import theme
 
-    assert tuple(screen.ids.status.color) == theme.DANGER
+    assert tuple(screen.ids.status.color) == theme.DANGER_TEXT
 
 
 def test_saved_games_are_listed_to_resume_or_review(driver: Driver) -> None:

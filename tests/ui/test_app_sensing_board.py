@@ -158,3 +158,22 @@ def wait_for(driver: Driver, condition: Any, seconds: float = 20.0) -> None:
         assert time.monotonic() < deadline, "the board did not report in time"
         driver.pump(1)
         time.sleep(0.01)
+
+
+def test_a_lost_board_offers_retry_and_the_on_screen_board(driver: Driver) -> None:
+    game = driver.new_game("KQ", "k", board="sim")
+    driver.play(["flip"])
+    settle(driver)
+    link = driver.app.session.link
+    link._on_status(SourceStatus("sim", False, "the cable came out"))
+    driver.pump(3)
+    screen = driver.game_screen
+    info = screen.ids.sensed_info
+    assert "not connected: the cable came out" in info.ids.sensed_status.text
+    driver.button(info, "Retry")
+    assert "Camera setup" not in driver.texts(info)  # not a camera
+    driver.tap_button(info, "On-screen board")
+    session = driver.app.session
+    assert session.link is None and session.game is game and game.pending == "K"
+    driver.place("e1")
+    assert game.san_history() == ["K@e1"]

@@ -104,7 +104,8 @@ def test_text_and_marks_meet_the_contrast_minimums() -> None:
     for text, ground in ((theme.TEXT, theme.BACKGROUND), (theme.TEXT, theme.SURFACE),
                          (theme.TEXT, theme.SURFACE_RAISED), (theme.TEXT_DIM, theme.SURFACE),
                          (theme.TEXT_DIM, theme.DISABLED_FILL), (theme.ON_ACCENT, theme.ACCENT),
-                         (theme.ACCENT, theme.SURFACE)):
+                         (theme.ACCENT, theme.SURFACE), (theme.DANGER_TEXT, theme.SURFACE),
+                         (theme.DANGER_TEXT, theme.BACKGROUND), (theme.GOOD, theme.SURFACE)):
         assert theme.contrast(text, ground) >= 4.5, (text, ground)
     # Marks at least 3:1 on both square colours: the light ring on dark squares, the dark
     # core on light ones.
