@@ -129,6 +129,7 @@ class DemoDriver:
             import ui.widgets.board
 
             ui.widgets.board.ANIMATION_SECONDS = 0  # the picture shows the position
+            self.app.settings.sound = False
         self.app.demo_driver = self  # Kivy holds bound methods weakly: keep the driver alive
         self.app.bind(on_start=self._on_start)
 

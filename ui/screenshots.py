@@ -203,6 +203,7 @@ def run(out: Path, size: tuple[int, int]) -> int:
 
     ui.widgets.board.ANIMATION_SECONDS = 0  # pictures of positions, not of moves
     app = RaindropApp(board="sim")
+    app.settings.sound = False  # pictures need no sound (and may have no audio device)
     scenes = _scenes(app, out, size)
     state = {"wait": 0, "problem": None}
 

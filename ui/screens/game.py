@@ -35,6 +35,18 @@ LOGGER = logging.getLogger(__name__)
 PROBLEM_KINDS = ("illegal", "mismatch", "touch_move")  # sync results the players must fix
 
 
+def fix_message(sensed: Any) -> str:
+    """What the players must do to the physical board, said once: the fix itself, or
+    how many squares to fix (the list is shown with the sensed board)."""
+    fixes = list(sensed.fixes)
+    if len(fixes) == 1:
+        text = fixes[0]
+        return f"{text[:1].upper()}{text[1:]}"
+    if fixes:
+        return f"Put the board right: {len(fixes)} squares to fix (see the list)"
+    return str(sensed.message)
+
+
 class SensedInfo(BoxLayout):
     """The sensing board's connection (with retry and the on-screen board when it is
     lost), the fixes when there are several, and the board's questions as buttons."""
@@ -135,8 +147,9 @@ class GameScreen(Screen):
     def _on_sensed(self, _screen: Any, sensed: Any) -> None:
         self.board_problem = sensed is not None and sensed.kind in PROBLEM_KINDS
         if sensed is not None and not self.sensed_inline and self.sensed_sheet is None \
-                and (sensed.choices or sensed.takeback):
-            self.open_sensed()  # a question from the board needs its buttons
+                and (sensed.choices or sensed.takeback
+                     or (self.board_problem and len(sensed.fixes) > 1)):
+            self.open_sensed()  # a question, or a list of fixes, needs the sheet
 
     def _message(self, *_: Any) -> None:
         """The players' message: a fix for the physical board first, then the game's."""
@@ -145,7 +158,7 @@ class GameScreen(Screen):
             self.message = f"Review: {self.frame.label}\nThe game waits; nothing is changed"
             self.message_level = "info"
         elif self.board_problem and self.sensed is not None:
-            self.message = self.sensed.message
+            self.message = fix_message(self.sensed)
             self.message_level = "fix"
         elif view is not None:
             self.message = view.message
