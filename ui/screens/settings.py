@@ -37,7 +37,9 @@ class SettingsScreen(Screen):
             self.sound = settings.sound
             self.highlights = settings.highlights
         self.data_text = (f"Games are journalled in {journal.games_dir()}\n"
-                          f"PGN exports go to {paths.export_dir()}")
+                          f"PGN exports go to {paths.export_dir()}\n"
+                          "Chess pieces: the Cburnett set by Colin M. L. Burnett, under the "
+                          "BSD licence (ui/assets/pieces/cburnett/README.md).")
 
     def save(self, white: str, black: str) -> None:
         settings = self.settings
