@@ -261,6 +261,22 @@ def plain(text: str) -> str:
                        text)
 
 
+_CARD_ON = re.compile(r"(?<![A-Za-z@])([KQRBNPJkqrbnpj]) on ([a-h][1-8])\b")
+
+
+def verdict_words(text: str) -> str:
+    """A verdict's reason in plain words: ``"n on f8"`` -> ``"a knight on f8"``, no rule
+    codes, plurals that agree."""
+    def name(match: re.Match[str]) -> str:
+        try:
+            kind, _ = parse_card_letter(match.group(1))
+        except ValueError:
+            return match.group(0)
+        return f"a {card_name(kind)} on {match.group(2)}"
+
+    return plain(_CARD_ON.sub(name, text))
+
+
 def _entry_counts(actions: list[Any]) -> list[int]:
     """For each entry of ``Game.san_history``, how many actions it covers from the start
     (a flip and its placement are one entry)."""

@@ -105,6 +105,14 @@ def test_verify_shows_the_verdict_its_four_conditions_and_the_rescue_chance(
     assert not verdict.checkmate and verdict.rescue_probability > 0
     chance = verdict.rescue_probability
     assert f"{chance.numerator}/{chance.denominator}" in shown
+    # Plain words: cards by name with plurals that agree, neutral marks.
+    assert "a knight on f8" in shown and " n on f8" not in shown
+    assert "1 knight" in shown and "2 bishops" in shown and "(s)" not in shown
+    assert "\u2714 holds" in shown and "\u2718 no" in shown
+    # It is Black's king: the verdict faces Black, and turns over for White.
+    assert verdict_view.turned
+    driver.tap_button(verdict_view, "Turn to White")
+    assert not verdict_view.turned
     driver.tap_button(verdict_view, "Close")
     assert not driver.open_modals()
 

@@ -171,7 +171,8 @@ class GameScreen(Screen):
 
     def show_verdict(self) -> VerdictView:
         verdict = self.session.table.verdict()
-        self.verdict_view = VerdictView(verdict=verdict, rescue_text=rescue_text(verdict))
+        self.verdict_view = VerdictView(verdict=verdict, rescue_text=rescue_text(verdict),
+                                        turned=self.face_to_face and verdict.side == chess.BLACK)
         self.verdict_view.open(animation=False)
         return self.verdict_view
 

@@ -145,6 +145,7 @@ class VerdictView(ModalView):
 
     verdict = ObjectProperty(None, allownone=True)
     rescue_text = StringProperty("")
+    turned = BooleanProperty(False)  # upside down, for the player across the table
 
 
 def card_count(card: str, copies: int) -> str:
