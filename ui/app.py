@@ -81,6 +81,7 @@ class RaindropApp(App):  # type: ignore[misc]
 
         settings = self.settings
         theme.use_highlights(settings.highlights)
+        theme.use_board(settings.board_colours)
         if self._sounds is not None:
             self._sounds.muted = not settings.sound
         if self.root.has_screen("game"):

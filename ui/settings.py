@@ -23,6 +23,7 @@ class AppSettings:
     white_at_bottom: bool = True  # the board as White sees it (False: as Black sees it)
     sound: bool = True
     highlights: str = "standard"  # or "colour-blind": blue and orange marks, no red/green
+    board_colours: str = "wood"   # or "slate"
 
     @classmethod
     def load(cls, path: Path | None = None) -> AppSettings:

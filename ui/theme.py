@@ -22,8 +22,8 @@ GOOD = (0.36, 0.78, 0.50, 1)
 
 LIGHT_SQUARE = (0.93, 0.86, 0.74, 1)
 DARK_SQUARE = (0.66, 0.50, 0.38, 1)
-COORD_ON_LIGHT = (0.55, 0.40, 0.29, 1)
-COORD_ON_DARK = (0.95, 0.89, 0.79, 1)
+COORD_ON_LIGHT = (0.45, 0.31, 0.21, 1)
+COORD_ON_DARK = (0.18, 0.11, 0.06, 1)
 SELECTED = (0.98, 0.80, 0.25, 0.55)
 LAST_MOVE = (0.80, 0.85, 0.30, 0.35)
 # Marks on the board: a dark core in a light ring reads on both square colours (3:1).
@@ -114,3 +114,19 @@ def use_highlights(name: str) -> None:
         module[key] = chosen[key]
     MESSAGE_FILL["good"] = chosen["good"]
     MESSAGE_FILL["danger"] = chosen["danger"]
+
+
+# Board colours: the squares and the coordinates written on them.
+BOARDS: dict[str, dict[str, tuple[float, ...]]] = {
+    "wood": {"LIGHT_SQUARE": (0.93, 0.86, 0.74, 1), "DARK_SQUARE": (0.66, 0.50, 0.38, 1),
+             "COORD_ON_LIGHT": (0.45, 0.31, 0.21, 1), "COORD_ON_DARK": (0.18, 0.11, 0.06, 1)},
+    "slate": {"LIGHT_SQUARE": (0.87, 0.89, 0.92, 1), "DARK_SQUARE": (0.45, 0.55, 0.67, 1),
+              "COORD_ON_LIGHT": (0.28, 0.36, 0.46, 1), "COORD_ON_DARK": (0.08, 0.11, 0.16, 1)},
+}
+
+
+def use_board(name: str) -> None:
+    """Switch the board's square colours."""
+    if name not in BOARDS:
+        raise ValueError(f"no board colours {name!r} (known: {', '.join(BOARDS)})")
+    globals().update(BOARDS[name])

@@ -62,12 +62,14 @@ def test_settings_turn_the_board_and_switch_the_highlights(driver: Driver) -> No
     driver.tap_button(screen.ids.white_at_bottom, "Black at the bottom")
     driver.tap_button(screen.ids.highlights, "Colour-blind safe")
     driver.tap_button(screen.ids.sound, "Off")
+    driver.tap_button(screen.ids.board_colours, "Slate blue")
     driver.tap(screen.ids.header.ids.action)
     try:
         assert app.settings.white_at_bottom is False and app.settings.sound is False
         assert app.sounds.muted
         assert theme.HIGHLIGHTS["colour-blind"]["CHECK_GLOW"] == theme.CHECK_GLOW
         assert theme.MESSAGE_FILL["danger"] == theme.HIGHLIGHTS["colour-blind"]["danger"]
+        assert theme.DARK_SQUARE == theme.BOARDS["slate"]["DARK_SQUARE"]
 
         game = driver.new_game("KQ", "k")
         board = driver.game_screen.ids.board
@@ -81,6 +83,7 @@ def test_settings_turn_the_board_and_switch_the_highlights(driver: Driver) -> No
         app.settings.white_at_bottom = True
         app.settings.sound = True
         app.settings.highlights = "standard"
+        app.settings.board_colours = "wood"
         app.apply_settings()
     assert theme.HIGHLIGHTS["standard"]["CHECK_GLOW"] == theme.CHECK_GLOW
 
@@ -107,10 +110,13 @@ def test_text_and_marks_meet_the_contrast_minimums() -> None:
                          (theme.ACCENT, theme.SURFACE), (theme.DANGER_TEXT, theme.SURFACE),
                          (theme.DANGER_TEXT, theme.BACKGROUND), (theme.GOOD, theme.SURFACE)):
         assert theme.contrast(text, ground) >= 4.5, (text, ground)
-    # Marks at least 3:1 on both square colours: the light ring on dark squares, the dark
-    # core on light ones.
-    assert theme.contrast(theme.TARGET_RING, theme.DARK_SQUARE) >= 3
-    assert theme.contrast(theme.TARGET_CORE, theme.LIGHT_SQUARE) >= 3
+    # Marks at least 3:1 on both square colours of every board: the light ring on dark
+    # squares, the dark core on light ones; coordinates 4.5:1 on their squares.
+    for board in theme.BOARDS.values():
+        assert theme.contrast(theme.TARGET_RING, board["DARK_SQUARE"]) >= 3
+        assert theme.contrast(theme.TARGET_CORE, board["LIGHT_SQUARE"]) >= 3
+        assert theme.contrast(board["COORD_ON_LIGHT"], board["LIGHT_SQUARE"]) >= 4.5
+        assert theme.contrast(board["COORD_ON_DARK"], board["DARK_SQUARE"]) >= 4.5
     assert theme.contrast(theme.TARGET_CORE, theme.TARGET_RING) >= 3
 
 

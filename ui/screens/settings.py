@@ -27,6 +27,7 @@ class SettingsScreen(Screen):
     white_at_bottom = BooleanProperty(True)
     sound = BooleanProperty(True)
     highlights = StringProperty("standard")
+    board_colours = StringProperty("wood")
     saved_text = StringProperty("")
     data_text = StringProperty("")
 
@@ -36,6 +37,7 @@ class SettingsScreen(Screen):
             self.white_at_bottom = settings.white_at_bottom
             self.sound = settings.sound
             self.highlights = settings.highlights
+            self.board_colours = settings.board_colours
         self.data_text = (f"Games are journalled in {journal.games_dir()}\n"
                           f"PGN exports go to {paths.export_dir()}\n"
                           "Chess pieces: the Cburnett set by Colin M. L. Burnett, under the "
@@ -51,6 +53,7 @@ class SettingsScreen(Screen):
         settings.white_at_bottom = self.white_at_bottom
         settings.sound = self.sound
         settings.highlights = self.highlights
+        settings.board_colours = self.board_colours
         from kivy.app import App
 
         app = App.get_running_app()
