@@ -69,7 +69,7 @@ def test_settings_turn_the_board_and_switch_the_highlights(driver: Driver) -> No
         assert app.sounds.muted
         assert theme.HIGHLIGHTS["colour-blind"]["CHECK_GLOW"] == theme.CHECK_GLOW
         assert theme.MESSAGE_FILL["danger"] == theme.HIGHLIGHTS["colour-blind"]["danger"]
-        assert theme.DARK_SQUARE == theme.BOARDS["slate"]["DARK_SQUARE"]
+        assert theme.BOARDS["slate"]["DARK_SQUARE"] == theme.DARK_SQUARE
 
         game = driver.new_game("KQ", "k")
         board = driver.game_screen.ids.board
