@@ -15,7 +15,7 @@ import pytest
 if TYPE_CHECKING:
     from app_driver import Driver
 
-SIZES = [(412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200)]
+SIZES = [(412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200), (800, 1280), (600, 1024)]
 if not os.environ.get("RAINDROP_FULL"):
     SIZES = [(412, 800), (800, 412), (1280, 800)]
 
