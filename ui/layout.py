@@ -26,6 +26,7 @@ BUTTONS_H = 52.0
 TOOLBAR_H = 52.0
 MIDDLE_MIN = 120.0    # the least room worth showing the move list in
 SENSED_MIN = 150.0    # the least side worth drawing the sensed board at
+LARGE_PANEL_H = 330.0  # the tallest a panel grows on a large screen (the card grows)
 
 Rect = tuple[float, float, float, float]  # x, y, width, height
 
@@ -64,6 +65,8 @@ def _landscape(width: float, height: float, sensing: bool) -> GameLayout:
     column_h = height - 2 * GAP
     compact = column_h < 2 * panel_height(False) + TOOLBAR_H + 2 * GAP + MIDDLE_MIN
     panel_h = panel_height(compact)
+    if not compact:  # a large screen: a larger card, read from across the table
+        panel_h = max(panel_h, min(LARGE_PANEL_H, column_h * 0.27))
     # The column needs room for a panel's card, name and buttons side by side.
     column_min = 320.0 if compact else 380.0
     side = min(column_h, width - 3 * GAP - column_min)
