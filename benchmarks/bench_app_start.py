@@ -5,7 +5,8 @@ same headless environment. The clock starts before Kivy is imported and stops at
 the first frame drawn after ``on_start`` (Clock.schedule_once(..., 0) fires on
 the next frame, once the window shows the built widget tree and takes input):
 
-- ours: ``ui.app.RaindropApp`` (all screens built, home shown, board sources checked);
+- ours: ``ui.app.RaindropApp`` (home built and shown; every other screen is built when
+  first shown);
 - ours, game: the same, then a new game on the simulated sensing board, to its
   first frame of the game screen;
 - peer: a bare ``kivy.app.App`` whose root is one Label.
@@ -61,12 +62,18 @@ def first_frame(_dt):
 
 app.bind(on_start=lambda *_: Clock.schedule_once(first_frame, 0))
 app.run()
+import ui
+print("FROM " + os.path.dirname(os.path.dirname(os.path.abspath(ui.__file__))))
 print("RESULT " + json.dumps(result))
 """
 
 
 def measure(which: str, size: tuple[int, int]) -> dict[str, float]:
     env = dict(os.environ)
+    # The child runs from a temporary script: put this checkout first on its path, or an
+    # installed copy of the project would be measured instead.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH", "")]))
     env["RAINDROP_DATA_DIR"] = tempfile.mkdtemp(prefix="raindrop-bench-")
     env["RAINDROP_CONFIG_DIR"] = tempfile.mkdtemp(prefix="raindrop-bench-")
     code = CHILD.format(w=size[0], h=size[1], which=which)
@@ -82,6 +89,9 @@ def measure(which: str, size: tuple[int, int]) -> dict[str, float]:
         raise RuntimeError(f"{which} run failed:\n{done.stderr[-2000:]}")
     out = done.stdout
     line = next(line for line in out.splitlines() if line.startswith("RESULT "))
+    where = next((x for x in out.splitlines() if x.startswith("FROM ")), "")
+    if which != "peer" and where and not where.endswith(root):
+        raise RuntimeError(f"measured the wrong copy of the app: {where}")
     result: dict[str, float] = json.loads(line.removeprefix("RESULT "))
     return result
 

@@ -7,32 +7,39 @@ resumes the journalled game, opens the chosen board source and exports PGN.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.game import Game
-from companion.sensors.source import BoardSource, BoardSourceError, open_board_source
-from ui import availability, paths, resume
-from ui.options import NewGame
-from ui.screens.camera import CameraScreen
-from ui.screens.game import GameScreen
-from ui.screens.game_over import GameOverScreen
-from ui.screens.home import HomeScreen
-from ui.screens.new_game import NewGameScreen
-from ui.screens.settings import SettingsScreen
-from ui.sensing import SensingLink, SensingUnavailableError
-from ui.session import GameSession
 from ui.settings import AppSettings
 
+if TYPE_CHECKING:  # the game's modules load with the first game, not at start
+    from companion.game import Game
+    from companion.sensors.source import BoardSource
+    from ui.options import NewGame
+    from ui.session import GameSession
+
 LOGGER = logging.getLogger(__name__)
+
+# Each screen is built (its module imported and its .kv loaded) when first shown.
+SCREENS = {
+    "home": ("ui.screens.home", "HomeScreen"),
+    "new_game": ("ui.screens.new_game", "NewGameScreen"),
+    "game": ("ui.screens.game", "GameScreen"),
+    "game_over": ("ui.screens.game_over", "GameOverScreen"),
+    "settings": ("ui.screens.settings", "SettingsScreen"),
+    "camera": ("ui.screens.camera", "CameraScreen"),
+    "games": ("ui.screens.games", "GamesScreen"),
+}
+ESCAPE = 27  # also Android's back key
 
 
 class RaindropApp(App):  # type: ignore[misc]
@@ -47,30 +54,119 @@ class RaindropApp(App):  # type: ignore[misc]
     def __init__(self, *, board: str = "sim", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.board = board
-        self.settings = AppSettings.load()
+        self._settings: AppSettings | None = None
+        self._sounds: Any = None
         self.first_frame_at: float | None = None
         self.exit_problem: str | None = None
+
+    @property
+    def settings(self) -> AppSettings:
+        """The app's settings, read from their file on first use (not at start)."""
+        if self._settings is None:
+            self._settings = AppSettings.load()
+        return self._settings
+
+    @property
+    def sounds(self) -> Any:
+        """The table's sounds (made on first use), muted as the settings say."""
+        if self._sounds is None:
+            from ui.sound import SoundBoard
+
+            self._sounds = SoundBoard(muted=not self.settings.sound)
+        return self._sounds
+
+    def apply_settings(self) -> None:
+        """Show the settings on the screens that use them (after a change too)."""
+        from ui import theme
+
+        settings = self.settings
+        theme.use_highlights(settings.highlights)
+        theme.use_board(settings.board_colours)
+        if self._sounds is not None:
+            self._sounds.muted = not settings.sound
+        if self.root.has_screen("game"):
+            screen = self.screen("game")
+            screen.face_to_face = settings.face_to_face
+            screen.white_at_bottom = settings.white_at_bottom
+            screen.ids.board.redraw()
+
+    @settings.setter
+    def settings(self, value: AppSettings) -> None:
+        self._settings = value
 
     # Building -------------------------------------------------------------
 
     def build(self) -> ScreenManager:
         manager = ScreenManager(transition=NoTransition())
-        manager.add_widget(HomeScreen(name="home"))
-        new_game = NewGameScreen(name="new_game")
-        new_game.board = self.board.partition(":")[0]
-        manager.add_widget(new_game)
-        manager.add_widget(GameScreen(name="game"))
-        manager.add_widget(GameOverScreen(name="game_over"))
-        manager.add_widget(SettingsScreen(name="settings", settings=self.settings))
-        manager.add_widget(CameraScreen(name="camera"))
+        self.root = manager
+        self.screen("home")
         return manager
 
+    def _make_screen(self, name: str) -> Any:
+        module, cls = SCREENS[name]
+        factory = getattr(importlib.import_module(module), cls)
+        if name == "settings":
+            return factory(name=name, settings=self.settings)
+        screen = factory(name=name)
+        if name == "new_game":
+            screen.board = self.board.partition(":")[0]
+        return screen
+
     def on_start(self) -> None:
-        self.refresh_home()  # board sources are checked when the new-game screen opens
+        from kivy.core.window import Window
+
+        Window.bind(on_keyboard=self._on_key)
+        # The journal is read after the first frame; board sources are checked when the
+        # new-game screen opens.
         Clock.schedule_once(self._first_frame, 0)
+
+    def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key != ESCAPE:
+            return False
+        return self.back()
+
+    def back(self) -> bool:
+        """The back key: close what is open, else go back a screen; leaving a running game
+        asks first. Returns whether the key was used."""
+        from kivy.core.window import Window
+        from kivy.uix.modalview import ModalView
+
+        modals = [child for child in Window.children if isinstance(child, ModalView)]
+        if modals:
+            modals[0].dismiss(animation=False)
+            return True
+        current = self.root.current
+        if current == "game" and self.session is not None and not self.session.over:
+            self.confirm("Leave the game?", "The game is kept: come back to it from the home "
+                         "screen.", "Leave", self.go_home)
+            return True
+        if current == "home":
+            self.stop()
+            return True
+        self.show("home")
+        return True
+
+    def confirm(self, title: str, text: str, yes: str, action: Any) -> Any:
+        """Ask before doing ``action``; returns the question's view."""
+        from ui.widgets.popups import ConfirmView
+
+        view = ConfirmView(title=title, text=text, yes_text=yes)
+        view.bind(on_yes=lambda *_: action())
+        view.open(animation=False)
+        return view
+
+    def ask_new_game(self) -> None:
+        """New game: with a game running, ask first (it stays saved and can be resumed)."""
+        if self.session is not None and not self.session.over:
+            self.confirm("Start a new game?", "The running game is saved: it can be "
+                         "resumed from the home screen.", "New game",
+                         lambda: self.show("new_game"))
+            return
+        self.show("new_game")
 
     def _first_frame(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
+        self.refresh_home()
 
     def on_stop(self) -> None:
         self.end_session()
@@ -78,9 +174,13 @@ class RaindropApp(App):  # type: ignore[misc]
     # Navigation -------------------------------------------------------------
 
     def screen(self, name: str) -> Any:
+        """The screen called ``name``, built on first use."""
+        if not self.root.has_screen(name):
+            self.root.add_widget(self._make_screen(name))
         return self.root.get_screen(name)
 
     def show(self, name: str) -> None:
+        self.screen(name)
         if name == "home":
             self.refresh_home()
         if name == "new_game":
@@ -100,6 +200,8 @@ class RaindropApp(App):  # type: ignore[misc]
     def refresh_home(self) -> None:
         home = self.screen("home")
         home.in_game = self.session is not None and not self.session.over
+        from ui import resume
+
         info = resume.describe()
         home.can_resume = info.can_resume and not home.in_game
         home.resume_text = info.text
@@ -111,6 +213,8 @@ class RaindropApp(App):  # type: ignore[misc]
         screen.checking = True
 
         def check() -> None:
+            from ui import availability
+
             status = availability.board_status(self.board)
             Clock.schedule_once(lambda _dt: apply(status), -1)
 
@@ -137,6 +241,9 @@ class RaindropApp(App):  # type: ignore[misc]
                    source: BoardSource | None = None) -> GameSession:
         """Start a game (a new one from ``settings`` unless ``game`` is given), on the
         board ``settings.board`` names (or on ``source``, an opened board source)."""
+        from companion.game import Game
+        from ui import resume
+
         self.end_session()
         if game is None:
             journal = resume.new_journal()
@@ -146,6 +253,8 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def resume_game(self) -> GameSession | None:
         """Resume the journalled game, if there is one."""
+        from ui import resume
+
         try:
             game, warnings = resume.resume_latest()
         except ValueError as error:
@@ -154,8 +263,39 @@ class RaindropApp(App):  # type: ignore[misc]
         self.message = " ".join(warnings)
         return self._show_session(game, self.board)
 
+    def open_saved(self, path: Path, running: bool) -> GameSession | None:
+        """Resume a saved game that is still running (asking first if another runs),
+        or review a finished one (its journal is left as it is)."""
+        if running and self.session is not None and not self.session.over:
+            self.confirm("Resume this game?", "The running game is saved: it stays in "
+                         "the list.", "Resume", lambda: self.open_saved_now(path, running))
+            return None
+        return self.open_saved_now(path, running)
+
+    def open_saved_now(self, path: Path, running: bool) -> GameSession | None:
+        from ui import resume
+
+        try:
+            if running:
+                game, warnings = resume.resume_path(path)
+                self.message = " ".join(warnings)
+            else:
+                game = resume.load_for_review(path)
+        except ValueError as error:
+            self.screen("games").empty_text = str(error)
+            return None
+        self.end_session()
+        session = self._show_session(game, self.board if running else "screen")
+        if game.is_over:
+            self._on_over(session, True)
+        return session
+
     def _show_session(self, game: Game, board: str,
                       source: BoardSource | None = None) -> GameSession:
+        from companion.sensors.source import BoardSourceError, open_board_source
+        from ui.sensing import SensingLink, SensingUnavailableError
+        from ui.session import GameSession
+
         link = None
         if source is not None:
             link = SensingLink(source)
@@ -166,17 +306,35 @@ class RaindropApp(App):  # type: ignore[misc]
                 LOGGER.warning("board %s unavailable: %s", board, error)
                 self.message = f"Board {board!r} not available: {error}"
         try:
-            session = GameSession(game, link=link, names=self.names())
+            session = GameSession(game, link=link, names=self.names(), sounds=self.sounds)
         except SensingUnavailableError as error:
             self.message = str(error)
-            session = GameSession(game, names=self.names())
+            session = GameSession(game, names=self.names(), sounds=self.sounds)
         session.bind(over=self._on_over)
         self.session = session
+        self.session_board = board
         screen = self.screen("game")
-        screen.face_to_face = self.settings.face_to_face
+        self.apply_settings()
         screen.session = session
         self.root.current = "game"
         return session
+
+    def reconnect_board(self, board: str | None = None) -> GameSession | None:
+        """Open the game's board again (``board``: another one, e.g. ``screen`` for the
+        on-screen board); the game goes on where it was."""
+        session = self.session
+        if session is None:
+            return None
+        game = session.game
+        session.close()
+        self.screen("game").session = None
+        self.session = None
+        return self._show_session(game, board or getattr(self, "session_board", self.board))
+
+    def review_game(self) -> None:
+        """From the game-over screen: the board, stepping through the game."""
+        self.show("game")
+        self.screen("game").open_review(0)
 
     def names(self) -> tuple[str, str]:
         return (self.settings.white_name or "White", self.settings.black_name or "Black")
@@ -191,6 +349,7 @@ class RaindropApp(App):  # type: ignore[misc]
         if not over:
             return
         screen = self.screen("game_over")
+        screen.face_to_face = self.settings.face_to_face
         screen.view = session.view
         screen.export_text = ""
         screen.export_ok = False
@@ -198,6 +357,8 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def export_pgn(self) -> Path | None:
         """Write the game's PGN to the export folder and show the path."""
+        from ui import paths
+
         screen = self.screen("game_over")
         if self.session is None:
             screen.export_text = "No game to export"

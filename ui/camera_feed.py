@@ -147,6 +147,7 @@ class CameraFeed(EventDispatcher):  # type: ignore[misc]
     texture = ObjectProperty(None, allownone=True)
     found = ObjectProperty(None, allownone=True)   # FoundBoard or None
     status = StringProperty("")
+    level = StringProperty("info")  # the status's kind: info, good or error
     running = BooleanProperty(False)
     finding = BooleanProperty(False)
 
@@ -165,6 +166,7 @@ class CameraFeed(EventDispatcher):  # type: ignore[misc]
         problem = vision_problem()
         if problem:
             self.status = f"Camera not available: {problem}"
+            self.level = "error"
             return
         self.source = source
         self.found = None
@@ -172,6 +174,7 @@ class CameraFeed(EventDispatcher):  # type: ignore[misc]
         frames = self._frames or (lambda s: _demo_frames() if s == DEMO_SOURCE
                                   else _capture_frames(s))
         self.status = f"Opening {source}..."
+        self.level = "info"
         self.running = True
         self._thread = threading.Thread(target=self._run, args=(frames, source, self._stop),
                                         name="camera-preview", daemon=True)
@@ -205,10 +208,12 @@ class CameraFeed(EventDispatcher):  # type: ignore[misc]
         self.texture = frame_texture(frame, self.texture)
         if first:
             self.status = f"Live preview of {self.source}: frame {frame.shape[1]}x{frame.shape[0]}"
+            self.level = "good"
 
     def _ended(self, why: str) -> None:
         self.running = False
         self.status = f"Camera stopped: {why}"
+        self.level = "error"
 
     def show_frame(self, frame: Any) -> None:
         """Show one frame (e.g. the game's camera reader's latest) without a thread."""
@@ -220,9 +225,11 @@ class CameraFeed(EventDispatcher):  # type: ignore[misc]
         frame = self.last_frame
         if frame is None:
             self.status = "No frame yet: start the camera first"
+            self.level = "error"
             return
         self.finding = True
         self.status = "Looking for the board..."
+        self.level = "info"
         threading.Thread(target=self._find, args=(frame,), name="find-board",
                          daemon=True).start()
 
@@ -246,11 +253,13 @@ class CameraFeed(EventDispatcher):  # type: ignore[misc]
         how = ("by its corner markers" if found.method == "markers"
                else "from the empty chessboard (a8 assumed top left)")
         self.status = f"Board found {how}. Check the grid, then save."
+        self.level = "good"
 
     def _not_found(self, why: str) -> None:
         self.finding = False
         self.found = None
         self.status = f"Board not found: {why}"
+        self.level = "error"
 
     def save(self) -> str:
         """Store the found board as the camera calibration; the path or the problem."""

@@ -125,6 +125,11 @@ class DemoDriver:
         return True
 
     def attach(self) -> None:
+        if self.screenshot:
+            import ui.widgets.board
+
+            ui.widgets.board.ANIMATION_SECONDS = 0  # the picture shows the position
+            self.app.settings.sound = False
         self.app.demo_driver = self  # Kivy holds bound methods weakly: keep the driver alive
         self.app.bind(on_start=self._on_start)
 

@@ -14,9 +14,30 @@ LOGGER = logging.getLogger(__name__)
 DEFAULT_SIZE = (1280, 800)
 
 
+# Kivy probes for things a tablet app does not use and logs each miss with a traceback:
+# multitouch devices through libmtdev, and the X cut buffer through xclip/xsel.
+_HARMLESS = ("Input: MTDev is not supported", "Cutbuffer: Unable to find",
+             "xclip - ", "xsel - ")
+
+
+class _HarmlessProbes(logging.Filter):
+    """Keeps Kivy's failed optional probes out of the log unless debugging."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if logging.getLogger("kivy").isEnabledFor(logging.DEBUG):
+            return True
+        message = str(record.msg)
+        return not message.startswith(_HARMLESS)
+
+
 def configure(size: tuple[int, int] | None = None, *, quiet: bool = False) -> None:
     """Set Kivy's environment and window before its first import (no-op for what is set)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # The system clipboard through SDL2 (xclip/xsel are rarely installed on a tablet).
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2,dummy")
+    kivy_logger = logging.getLogger("kivy")
+    if not any(isinstance(f, _HarmlessProbes) for f in kivy_logger.filters):
+        kivy_logger.addFilter(_HarmlessProbes())
     # Kivy logs through Python logging: it must not take over the root logger or stderr.
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     if quiet:

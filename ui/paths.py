@@ -8,14 +8,14 @@ from pathlib import Path
 
 import platformdirs
 
-from companion import journal
-
 LOGGER = logging.getLogger(__name__)
 
 
 def export_dir() -> Path:
     """The user's documents folder, in a ``Raindropchess`` folder; under the data folder
     instead when ``RAINDROP_DATA_DIR`` is set (tests, portable installs)."""
+    from companion import journal  # the game's modules load with the first game
+
     if os.environ.get(journal.ENV_DATA_DIR):
         base = journal.data_dir() / "exports"
     else:
@@ -26,4 +26,6 @@ def export_dir() -> Path:
 
 def settings_path() -> Path:
     """The app's own settings file (next to the games)."""
+    from companion import journal
+
     return journal.data_dir() / "app-settings.json"

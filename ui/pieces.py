@@ -1,63 +1,75 @@
-"""Chess pieces drawn from DejaVuSans glyphs: a solid glyph in the fill colour
-under the outline glyph in the line colour. Textures are rendered once per
-glyph and size and tinted at draw time."""
+"""Chess pieces from the Cburnett vector set (``ui/assets/pieces/cburnett``, BSD licence,
+credited in its README), rendered to textures: ``ui/assets/pieces/render.py`` turns each
+SVG into a 160-pixel PNG (and a recoloured one for the blue, promoted pieces: White's
+light blue with a navy outline, Black's deep blue with a black outline), and the app
+draws them with mipmaps so they stay smooth at every square size. Also plain glyph
+textures for short texts drawn on a canvas.
+"""
 
 from __future__ import annotations
 
 import functools
 import logging
 import os
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import chess
 import kivy
+from kivy.core.image import Image as CoreImage
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Rectangle
 from kivy.graphics.instructions import InstructionGroup
 from kivy.graphics.texture import Texture
 
-from ui import theme
+if TYPE_CHECKING:
+    import chess
 
 LOGGER = logging.getLogger(__name__)
 
 FONT = os.path.join(os.path.dirname(kivy.__file__), "data", "fonts", "DejaVuSans.ttf")
+PIECE_DIR = Path(__file__).parent / "assets" / "pieces" / "png"
 
-OUTLINE = {chess.KING: "\u2654", chess.QUEEN: "\u2655", chess.ROOK: "\u2656",
-           chess.BISHOP: "\u2657", chess.KNIGHT: "\u2658", chess.PAWN: "\u2659"}
-SOLID = {chess.KING: "\u265a", chess.QUEEN: "\u265b", chess.ROOK: "\u265c",
-         chess.BISHOP: "\u265d", chess.KNIGHT: "\u265e", chess.PAWN: "\u265f"}
+# python-chess piece types (chess.PAWN == 1 ... chess.KING == 6), without importing
+# python-chess at start (its attack tables take a moment to build).
+NAMES = {1: "pawn", 2: "knight", 3: "bishop", 4: "rook", 5: "queen", 6: "king"}
 JOKER_GLYPH = "\u2605"  # a star
 
 
 @functools.lru_cache(maxsize=256)
 def glyph_texture(glyph: str, size: int) -> Texture:
-    """A white texture of one glyph at ``size`` pixels, for tinting."""
+    """A white texture of one glyph (or a short text) at ``size`` pixels, for tinting."""
     label = CoreLabel(text=glyph, font_name=FONT, font_size=max(4, size))
     label.refresh()
     texture: Texture = label.texture
     return texture
 
 
+def piece_path(piece_type: int, color: bool, blue: bool) -> Path:
+    """The PNG of one piece (``color``: True for White)."""
+    side = "white" if color else "black"
+    return PIECE_DIR / f"{side}-{NAMES[piece_type]}{'-blue' if blue else ''}.png"
+
+
+@functools.lru_cache(maxsize=24)
+def piece_texture(piece_type: int, color: bool, blue: bool) -> Texture:
+    """One piece's texture (loaded once, with mipmaps for smooth small sizes)."""
+    texture: Texture = CoreImage(str(piece_path(piece_type, color, blue)), mipmap=False).texture
+    texture.mag_filter = "linear"
+    texture.min_filter = "linear"
+    return texture
+
+
 def piece_instructions(piece_type: chess.PieceType, color: chess.Color, blue: bool,
                        center: tuple[float, float], size: float,
                        *, shadow: bool = True) -> InstructionGroup:
-    """Canvas instructions drawing one piece centred on ``center``."""
-    fill, line = theme.piece_palette(color, blue)
-    solid = glyph_texture(SOLID[piece_type], int(size))
-    outline = glyph_texture(OUTLINE[piece_type], int(size))
-    x = center[0] - solid.width / 2
-    y = center[1] - solid.height / 2
+    """Canvas instructions drawing one piece centred on ``center``, ``size`` wide."""
+    texture = piece_texture(int(piece_type), bool(color), bool(blue))
+    x, y = center[0] - size / 2, center[1] - size / 2
     group = InstructionGroup()
     if shadow:
         offset = max(1.0, size / 40)
-        group.add(Color(0, 0, 0, 0.28))
-        group.add(Rectangle(texture=solid, pos=(x + offset, y - offset), size=solid.size))
-    group.add(Color(*fill))
-    group.add(Rectangle(texture=solid, pos=(x, y), size=solid.size))
-    group.add(Color(*line))
-    group.add(Rectangle(texture=outline, pos=(x, y), size=outline.size))
+        group.add(Color(0, 0, 0, 0.22))
+        group.add(Rectangle(texture=texture, pos=(x + offset, y - offset), size=(size, size)))
+    group.add(Color(1, 1, 1, 1))
+    group.add(Rectangle(texture=texture, pos=(x, y), size=(size, size)))
     return group
-
-
-def piece_symbol_text(piece_type: chess.PieceType) -> str:
-    """The solid glyph, for a plain label (deck counts, pickers)."""
-    return SOLID[piece_type]

@@ -44,6 +44,51 @@ def describe(directory: Path | None = None) -> ResumeInfo:
     return ResumeInfo(True, f"{actions} actions played, {side} to play", path)
 
 
+@dataclasses.dataclass(frozen=True)
+class SavedGame:
+    """One journalled game, for the saved-games list."""
+
+    path: Path
+    when: str            # "2026-11-23 11:52" (the journal's creation)
+    text: str            # "12 actions played, Black to play" / "1-0, White wins by checkmate"
+    running: bool        # can be resumed
+    readable: bool
+
+
+def saved_games(directory: Path | None = None, *, limit: int = 30) -> list[SavedGame]:
+    """The newest ``limit`` journals, newest first, each described (unreadable ones say
+    why; nothing is changed)."""
+    found = list(reversed(journal.journals(directory)))[:limit]
+    games = []
+    for path in found:
+        try:
+            contents = journal.read_journal(path)
+            game = journal.game_from_contents(contents)
+        except ValueError as error:
+            games.append(SavedGame(path, "", f"cannot be read: {error}", False, False))
+            continue
+        when = str(contents.header.get("created", ""))[:16].replace("T", " ")
+        outcome = game.outcome
+        if outcome is not None:
+            text = f"{outcome.result()}, {outcome.describe()}"
+        else:
+            side = "White" if game.turn == chess.WHITE else "Black"
+            text = f"{len(game.san_history())} actions played, {side} to play"
+        games.append(SavedGame(path, when, text, outcome is None, True))
+    return games
+
+
+def resume_path(path: Path) -> tuple[Game, tuple[str, ...]]:
+    """Resume one journalled game, recording on; raises JournalError (a ValueError)."""
+    resumed = journal.resume(path)
+    return resumed.game, resumed.warnings
+
+
+def load_for_review(path: Path) -> Game:
+    """A journalled game to look at (its journal is not written to)."""
+    return journal.game_from_contents(journal.read_journal(path))
+
+
 def new_journal(directory: Path | None = None) -> journal.Journal:
     """A fresh journal for a new game."""
     return journal.Journal.create(directory)

@@ -1,8 +1,10 @@
 """Screenshots of every screen, for the docs: ``python -m ui.screenshots docs/screenshots``.
 
-Plays the scripted demo and a few set-pieces with simulated touches, in
-landscape (1280x800) and, for the game screen, portrait (800x1280), and saves
-one PNG per screen. Runs headless (Kivy offscreen) with a throw-away data folder.
+Plays the scripted demo and a few set-pieces with simulated touches at each window
+size (by default a 412x800 phone, the same turned, 1024x600, 1280x800 and 1920x1200)
+and saves one PNG per screen and size, ``NAME-WxH.png``. Runs headless with a
+throw-away data folder; with ImageMagick's ``convert`` on the path the PNGs are
+reduced to 64 colours (a tenth of the size).
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ui.cli import parse_size
+
 LOGGER = logging.getLogger(__name__)
 
-LANDSCAPE = (1280, 800)
-PORTRAIT = (800, 1280)
+SIZES = ((412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200))
 
 Frames = Iterator[int]  # a scene yields how many frames to wait
 
 
-def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
+def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
     import chess
     from kivy.core.window import Window
 
@@ -33,12 +36,13 @@ def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
     from companion.rules import HouseRules
     from companion.sensors.simulated import SimPiece
     from ui import touch
-    from ui.demo import DEMO_SCRIPT, demo_game, flip_button, play_step
+    from ui.demo import DEMO_SCRIPT, demo_game, play_step
     from ui.options import NewGame
     from ui.shots import save_window
 
     def shot(name: str) -> None:
-        path = save_window(out / f"{name}.png")
+        path = save_window(out / f"{name}-{size[0]}x{size[1]}.png")
+        _shrink(path)
         print(f"wrote {path}")
 
     def run_script(script: tuple[str, ...] | list[str]) -> Frames:
@@ -48,14 +52,6 @@ def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
             link = app.session.link
             while link is not None and link.busy:
                 yield 1
-
-    if portrait:
-        app.start_game(NewGame(board="sim"), game=demo_game())
-        yield 3
-        yield from run_script(DEMO_SCRIPT)
-        yield 6
-        shot("game-portrait")
-        return
 
     yield 4
     shot("home")
@@ -79,6 +75,13 @@ def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
     sim.advance(sim.settle)
     yield 6
     shot("game-sensing-fix")
+    screen = app.screen("game")
+    if not screen.sensed_inline:  # small screens: the sensed board behind the Board button
+        touch.tap(screen.ids.sensed_button)
+        yield 4
+        shot("game-sensed-board")
+        screen.close_sheets()
+        yield 2
     sim.lift(chess.H1)
     sim.place(chess.F8)
     sim.advance(sim.settle)
@@ -110,19 +113,34 @@ def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
     screen.verdict_view.dismiss(animation=False)
     yield 2
 
-    # Black resigns: the game-over screen with the export.
-    touch.tap(flip_button(screen.ids.black_panel))  # flip the rescue card...
+    # A failed rescue: the game-over screen with the card, the reasons and the export.
+    def deck(top: str, color: bool) -> list[str]:
+        rest = list(rules.deck_letters(color))
+        for card in top:
+            rest.remove(card)
+        return list(top) + rest
+
+    game = Game(rules, decks=Decks.from_order(
+        {"white": deck("KPNP", chess.WHITE), "black": deck("kpq", chess.BLACK)}, rules))
+    app.start_game(NewGame(board="screen"), game=game)
     yield 3
-    panel = screen.ids.black_panel
-    resign = next(w for w in panel.walk() if getattr(w, "text", "") == "Resign")
-    touch.tap(resign)
-    yield 3
-    confirm = next(w for w in panel.walk() if getattr(w, "text", "") == "Yes, resign")
-    touch.tap(confirm)
-    yield 3
+    yield from run_script(["flip", "K@e1", "flip", "k@h8", "flip", "P@c3", "flip", "p@a6",
+                           "flip", "N@f7", "flip"])
+    yield 4
     app.export_pgn()
     yield 4
     shot("game-over")
+
+    # Review from the game-over screen: the board steps through the game.
+    over = app.screen("game_over")
+    touch.tap(over.ids.review)
+    yield 3
+    review = app.screen("game").review
+    review.go(3)
+    yield 4
+    shot("review")
+    app.screen("game").close_sheets()
+    yield 2
 
     # A camera board (the synthetic demo scene through vision's reader): the picture with
     # the grid it found, beside the game.
@@ -159,6 +177,18 @@ def _scenes(app: Any, out: Path, portrait: bool) -> Frames:
     del Window
 
 
+def _shrink(path: Path) -> None:
+    """64 colours (ImageMagick), if ``convert`` is installed: a tenth of the bytes."""
+    import shutil
+    import subprocess
+
+    convert = shutil.which("magick") or shutil.which("convert")
+    if convert is None:
+        return
+    subprocess.run([convert, str(path), "-dither", "None", "-colors", "64",
+                    f"PNG8:{path}"], check=False, capture_output=True)
+
+
 def run(out: Path, size: tuple[int, int]) -> int:
     """Make the screenshots for one window size (one Kivy window per process)."""
     os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-shots-"))
@@ -168,10 +198,13 @@ def run(out: Path, size: tuple[int, int]) -> int:
     configure(size, quiet=True)
     from kivy.clock import Clock
 
+    import ui.widgets.board
     from ui.app import RaindropApp
 
+    ui.widgets.board.ANIMATION_SECONDS = 0  # pictures of positions, not of moves
     app = RaindropApp(board="sim")
-    scenes = _scenes(app, out, portrait=size[1] > size[0])
+    app.settings.sound = False  # pictures need no sound (and may have no audio device)
+    scenes = _scenes(app, out, size)
     state = {"wait": 0, "problem": None}
 
     def step(_dt: float) -> bool:
@@ -201,18 +234,20 @@ def run(out: Path, size: tuple[int, int]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path, help="folder for the PNGs")
-    parser.add_argument("--only", choices=("landscape", "portrait"),
-                        help="one window size only (each runs in its own process)")
+    parser.add_argument("--size", type=parse_size, action="append", metavar="WxH",
+                        help="a window size (repeatable); default: "
+                             + ", ".join(f"{w}x{h}" for w, h in SIZES))
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.only:
-        return run(args.out, LANDSCAPE if args.only == "landscape" else PORTRAIT)
+    sizes = args.size or list(SIZES)
+    if len(sizes) == 1:
+        return run(args.out, sizes[0])
     import subprocess
 
     status = 0
-    for which in ("landscape", "portrait"):
+    for width, height in sizes:  # one Kivy window per process
         status |= subprocess.call([sys.executable, "-m", "ui.screenshots", str(args.out),
-                                   "--only", which])
+                                   "--size", f"{width}x{height}"])
     return status
 
 

@@ -48,6 +48,14 @@ class SensedView:
     takeback: bool
 
 
+def words(text: str) -> str:
+    """The sync's message in the app's words: one term for the marked squares (the
+    board's lights and the screen's marks are both "highlighted"), no rule codes."""
+    from ui.table import plain
+
+    return plain(text.replace("lit square", "highlighted square"))
+
+
 class SensingUnavailableError(ValueError):
     """The sync engine the sensing board needs is not available."""
 
@@ -257,10 +265,10 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
             connected=status.connected,
             status=connection,
             markers=tuple(markers),
-            message=result.message if result is not None else "Waiting for the board...",
+            message=words(result.message) if result is not None else "Waiting for the board...",
             kind=result.kind.value if result is not None else "",
             fix_squares=tuple(fix.square for fix in result.fixes) if result is not None else (),
-            fixes=tuple(fix.text for fix in result.fixes) if result is not None else (),
+            fixes=tuple(words(fix.text) for fix in result.fixes) if result is not None else (),
             choices=tuple(choice.label for choice in result.choices)
             if result is not None else (),
             takeback=result is not None and result.kind.value == "takeback",

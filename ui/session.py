@@ -17,6 +17,7 @@ from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ObjectProperty
 
 from ui.sensing import SensedView, SensingLink
+from ui.sound import SoundBoard, event_sound
 from ui.table import GameLike, Table, TableView
 
 LOGGER = logging.getLogger(__name__)
@@ -33,9 +34,14 @@ class GameSession(EventDispatcher):  # type: ignore[misc]
     link: SensingLink | None = ObjectProperty(None, allownone=True)
 
     def __init__(self, game: GameLike, *, link: SensingLink | None = None,
-                 names: tuple[str, str] = ("White", "Black"), **kwargs: Any) -> None:
+                 names: tuple[str, str] = ("White", "Black"), sounds: SoundBoard | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game = game
+        self.sounds = sounds
+        self._heard: list[str] = []
+        self._sound_trigger = Clock.create_trigger(self._play_sound, -1)
+        self._unsubscribe_sounds = game.subscribe(self._on_game_event)
         self._refresh_trigger = Clock.create_trigger(self.refresh, -1)
         self.table = Table(game, on_change=self._refresh_trigger, names=names)
         self.link = link
@@ -65,6 +71,17 @@ class GameSession(EventDispatcher):  # type: ignore[misc]
         tick = getattr(self.game, "tick", None)
         if tick is not None:
             tick()
+
+    def _on_game_event(self, event: object) -> None:
+        name = event_sound(event)
+        if name is not None and self.sounds is not None:
+            self._heard.append(name)
+            self._sound_trigger()
+
+    def _play_sound(self, *_: Any) -> None:
+        heard, self._heard = self._heard, []
+        if self.sounds is not None:
+            self.sounds.play_first(heard)
 
     # Input (delegated to the table) ---------------------------------------
 
@@ -112,4 +129,5 @@ class GameSession(EventDispatcher):  # type: ignore[misc]
             self._clock_event = None
         if self.link is not None:
             self.link.stop()
+        self._unsubscribe_sounds()
         self.table.close()

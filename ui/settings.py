@@ -20,7 +20,10 @@ class AppSettings:
     white_name: str = "White"
     black_name: str = "Black"
     face_to_face: bool = True   # Black's panel turned towards the far side of the table
-    white_at_bottom: bool = True
+    white_at_bottom: bool = True  # the board as White sees it (False: as Black sees it)
+    sound: bool = True
+    highlights: str = "standard"  # or "colour-blind": blue and orange marks, no red/green
+    board_colours: str = "wood"   # or "slate"
 
     @classmethod
     def load(cls, path: Path | None = None) -> AppSettings:

@@ -12,13 +12,22 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 import chess
 
 from companion import events
-from companion.rules import FlipOutcome, MateVerdict, Outcome, card_name, parse_card_letter
+from companion.rules import (
+    ActionKind,
+    FlipOutcome,
+    MateVerdict,
+    Outcome,
+    Termination,
+    card_name,
+    parse_card_letter,
+)
 from companion.rules.letters import JOKER, WRITE_ORDER, card_piece
 
 LOGGER = logging.getLogger(__name__)
@@ -117,6 +126,9 @@ class PlayerView:
     draw_offer_to_answer: bool   # the opponent offered a draw: accept or decline
     draw_offered: bool           # this side's offer is open
     can_act: bool                # game running: draw offer and resignation allowed
+    can_claim_draw: bool = False  # to move, and threefold repetition or fifty moves allow it
+    captured: tuple[tuple[chess.PieceType, bool], ...] = ()  # opposing pieces taken (type, blue)
+    material: int = 0            # material ahead of the opponent (pawns), 0 when not ahead
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,6 +139,29 @@ class Promotion:
     from_square: chess.Square
     to_square: chess.Square
     choices: tuple[chess.PieceType, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Ending:
+    """How the game ended, for the game-over screen: what decided it and why."""
+
+    headline: str                  # "White wins by checkmate"
+    result: str                    # "1-0"
+    decider: str                   # the deciding card or move in words
+    card: CardPicture | None       # the deciding card (a failed rescue), else None
+    move: str                      # the deciding move in SAN ("" for none)
+    summary: str                   # the verdict's summary ("" without a verdict)
+    reasons: tuple[tuple[bool, str], ...]  # the verdict's conditions: (holds, text)
+
+
+@dataclasses.dataclass(frozen=True)
+class ReviewFrame:
+    """One position of the game, for stepping through it (review never changes the game)."""
+
+    index: int                     # 0: the start; n: after the n-th entry of the move list
+    label: str                     # "Start" or "3. N@f7+"
+    pieces: tuple[PiecePicture, ...]
+    last_move: tuple[chess.Square, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,6 +190,18 @@ class TableView:
     over: bool
     outcome_text: str
     result: str
+    ending: Ending | None = None
+
+    @property
+    def message(self) -> str:
+        """The players' message: the announcement (if any) over what to do now."""
+        if self.alert and self.alert != self.status:
+            return f"{self.alert}\n{self.status}"
+        return self.status
+
+    @property
+    def message_level(self) -> AlertLevel:
+        return self.alert_level if self.alert else "info"
 
     def player(self, color: chess.Color) -> PlayerView:
         return self.white if color == chess.WHITE else self.black
@@ -191,6 +238,129 @@ def moves_text(san: list[str] | tuple[str, ...]) -> str:
     for index in range(0, len(san), 2):
         pairs.append(f"{index // 2 + 1}.{nbsp}" + nbsp.join(san[index:index + 2]))
     return "   ".join(pairs)
+
+
+_RULE_CODE = re.compile(r"\s*\((?:[^()]*?,\s*)?R\d+[a-z]?\)|,\s*R\d+[a-z]?(?=\))")
+
+
+_PLURAL = re.compile(r"\b(\d+)( [A-Za-z-]+)\(s\)")
+
+
+def plain(text: str) -> str:
+    """A message without the rule book's codes (``"(failed rescue, R7)"`` -> ``"(failed
+    rescue)"``, ``"... (R7)"`` -> ``"..."``) and with plurals that agree (``"2 move(s)"``
+    -> ``"2 moves"``, ``"1 card(s)"`` -> ``"1 card"``)."""
+    def keep_words(match: re.Match[str]) -> str:
+        inner = match.group(0)
+        if inner.lstrip().startswith("(") and "," in inner:
+            words = inner.strip()[1:].rsplit(",", 1)[0]
+            return f" ({words})"
+        return ""
+    text = _RULE_CODE.sub(keep_words, text)
+    return _PLURAL.sub(lambda m: m.group(1) + m.group(2) + ("" if m.group(1) == "1" else "s"),
+                       text)
+
+
+_CARD_ON = re.compile(r"(?<![A-Za-z@])([KQRBNPJkqrbnpj]) on ([a-h][1-8])\b")
+
+
+def verdict_words(text: str) -> str:
+    """A verdict's reason in plain words: ``"n on f8"`` -> ``"a knight on f8"``, no rule
+    codes, plurals that agree."""
+    def name(match: re.Match[str]) -> str:
+        try:
+            kind, _ = parse_card_letter(match.group(1))
+        except ValueError:
+            return match.group(0)
+        return f"a {card_name(kind)} on {match.group(2)}"
+
+    return plain(_CARD_ON.sub(name, text))
+
+
+def _entry_counts(actions: list[Any]) -> list[int]:
+    """For each entry of ``Game.san_history``, how many actions it covers from the start
+    (a flip and its placement are one entry)."""
+    counts = []
+    for index, action in enumerate(actions):
+        if action.kind == ActionKind.FLIP and action.outcome in (
+                FlipOutcome.PLACE, FlipOutcome.REMOVE_PIECE) and index + 1 < len(actions):
+            continue
+        counts.append(index + 1)
+    return counts
+
+
+def _pictures(board: Any) -> tuple[PiecePicture, ...]:
+    return tuple(PiecePicture(square, piece.piece_type, piece.color, board.is_blue(square))
+                 for square, piece in board.piece_map().items())
+
+
+def _squares_of(action: Any) -> tuple[chess.Square, ...]:
+    if action.kind == ActionKind.MOVE and action.move is not None:
+        move = action.move
+        return (move.to_square,) if move.drop else (move.from_square, move.to_square)
+    if action.kind == ActionKind.REMOVAL and action.square is not None:
+        return (action.square,)
+    return ()
+
+
+PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5,
+                chess.QUEEN: 9, chess.KING: 0}
+
+
+def captured_pieces(board: Any) -> dict[chess.Color, list[tuple[chess.PieceType, bool]]]:
+    """The pieces each side has taken (by capture or a joker's removal), in the order
+    taken, as (piece type, was blue). Replays the board's history on a copy."""
+    taken: dict[chess.Color, list[tuple[chess.PieceType, bool]]] = {chess.WHITE: [],
+                                                                     chess.BLACK: []}
+    work = board.copy()
+    for action in reversed(list(work.actions)):
+        work.pop()
+        if action.kind == ActionKind.MOVE and action.move is not None and not action.move.drop:
+            move = action.move
+            square = move.to_square
+            if work.is_en_passant(move):
+                square = chess.square(chess.square_file(move.to_square),
+                                      chess.square_rank(move.from_square))
+            piece = work.piece_at(square)
+            if piece is not None and piece.color != work.turn:
+                taken[work.turn].append((piece.piece_type, work.is_blue(square)))
+        elif action.kind == ActionKind.REMOVAL and action.square is not None:
+            piece = work.piece_at(action.square)
+            if piece is not None:
+                taken[not piece.color].append((piece.piece_type, work.is_blue(action.square)))
+    for pieces in taken.values():
+        pieces.reverse()
+    return taken
+
+
+def material(board: Any, color: chess.Color) -> int:
+    """The material of ``color``'s pieces on the board, in pawns."""
+    return sum(PIECE_VALUES[p.piece_type] for p in board.piece_map().values()
+               if p.color == color)
+
+
+def review_frames(game: GameLike) -> tuple[ReviewFrame, ...]:
+    """Every position of the game, the start first, one after each move-list entry.
+
+    Works on a copy of the board: the game itself is never changed."""
+    board = game.board.copy()
+    actions = list(board.actions)
+    counts = _entry_counts(actions)
+    san = list(game.san_history())
+    positions: dict[int, tuple[PiecePicture, ...]] = {}
+    wanted = set(counts) | {0}
+    for count in range(len(actions), -1, -1):
+        if count in wanted:
+            positions[count] = _pictures(board)
+        if count:
+            board.pop()
+    frames = [ReviewFrame(0, "Start", positions[0], ())]
+    for index, count in enumerate(counts):
+        text = san[index] if index < len(san) else ""
+        number = f"{index // 2 + 1}{'.' if index % 2 == 0 else '...'}"
+        frames.append(ReviewFrame(index + 1, f"{number} {text}", positions[count],
+                                  _squares_of(actions[count - 1])))
+    return tuple(frames)
 
 
 def _flip_caption(event: events.CardFlipped) -> tuple[str, bool]:
@@ -320,10 +490,18 @@ class Table:
         self._changed()
 
     def undo(self) -> None:
-        if self.game.can_undo():
-            self._reset_selection()
-            self._card = None
+        """Take back the last action; a finished game is reviewed, never taken back."""
+        if self.game.is_over:
+            self.say("The game is over: step through it with Review; it cannot be taken back")
+            return
+        if not self.game.can_undo():
+            return
+        self._reset_selection()
+        self._card = None
+        try:
             self.game.undo()
+        except ValueError as error:
+            self.say(str(error))
 
     def redo(self) -> None:
         if self.game.can_redo():
@@ -473,7 +651,7 @@ class Table:
         self._changed()
 
     def _set_alert(self, text: str, level: AlertLevel) -> None:
-        self._alert = text
+        self._alert = plain(text)
         self._alert_level = level
 
     def _changed(self) -> None:
@@ -509,6 +687,7 @@ class Table:
         king = board.king(turn)
         check_square = king if king is not None and board.is_check() else None
         san = tuple(game.san_history())
+        taken = captured_pieces(board)
         return TableView(
             pieces=pieces,
             turn=turn,
@@ -521,24 +700,66 @@ class Table:
             alert=self._alert,
             alert_level=self._alert_level,
             card=self._card_picture(pending),
-            white=self._player(chess.WHITE, over),
-            black=self._player(chess.BLACK, over),
+            white=self._player(chess.WHITE, over, taken[chess.WHITE]),
+            black=self._player(chess.BLACK, over, taken[chess.BLACK]),
             moves_text=moves_text(san),
             san=san,
-            can_undo=game.can_undo(),
+            can_undo=game.can_undo() and not over,
             can_redo=game.can_redo(),
             can_claim_draw=not over and board.can_claim_draw(),
             promotion=self.promotion,
             over=over,
             outcome_text=outcome.describe() if outcome is not None else "",
             result=outcome.result() if outcome is not None else "*",
+            ending=self._ending(outcome, san) if over and outcome is not None else None,
         )
 
+    def _ending(self, outcome: Outcome, san: tuple[str, ...]) -> Ending:
+        """What decided the game: the failed rescue's card, the mating move, or the
+        resignation, flag or draw; with the mate verdict's reasons where the board decided."""
+        game = self.game
+        actions = game.board.actions
+        last = actions[-1] if actions else None
+        card = None
+        move = ""
+        decider = ""
+        termination = outcome.termination
+        loser = side_name(not outcome.winner) if outcome.winner is not None else ""
+        if termination == Termination.FAILED_RESCUE and last is not None \
+                and last.kind == ActionKind.FLIP and last.card is not None:
+            kind, color = parse_card_letter(last.card)
+            name = "joker" if kind == JOKER else card_name(kind)
+            card = CardPicture(last.card, color, card_piece(kind),
+                               "Joker" if kind == JOKER else name.capitalize(),
+                               "Cannot block the check", False)
+            decider = f"{side_name(color)} flipped the {name}: it cannot lift the check"
+        elif san:
+            move = san[-1]
+            decider = f"The last move: {move}"
+            if last is not None and last.kind == ActionKind.MOVE:
+                decider += f" by {side_name(not game.turn)}"
+        if termination == Termination.RESIGNATION and loser:
+            decider = f"{loser} resigned"
+        summary = ""
+        reasons: tuple[tuple[bool, str], ...] = ()
+        if termination in (Termination.CHECKMATE, Termination.FAILED_RESCUE):
+            try:
+                verdict = game.mate_verdict()
+            except ValueError as error:
+                LOGGER.warning("no verdict for the final position: %s", error)
+            else:
+                summary = plain(verdict.summary)
+                reasons = tuple(
+                    (c.holds, f"{c.name[:1].upper()}{c.name[1:]}: {plain(c.reason)}")
+                    for c in verdict.conditions)
+        return Ending(headline=outcome.describe(), result=outcome.result(), decider=decider,
+                      card=card, move=move, summary=summary, reasons=reasons)
+
     def _status(self, board: Any, over: bool, outcome: Outcome | None) -> str:
+        if self._hint:
+            return plain(self._hint[:1].upper() + self._hint[1:])
         if over and outcome is not None:
             return outcome.describe()
-        if self._hint:
-            return self._hint[:1].upper() + self._hint[1:]
         turn = board.turn
         who = self._names[turn]
         pending = board.pending
@@ -567,6 +788,14 @@ class Table:
 
     def _card_picture(self, pending: str | None) -> CardPicture | None:
         event = self._card
+        if pending is not None and (event is None or event.card != pending):
+            # The card waits (e.g. after an undo took back its placement): show it again.
+            kind, color = parse_card_letter(pending)
+            if kind == JOKER:
+                return CardPicture(pending, color, None, "Joker",
+                                   "Joker! Tap an opposing piece to remove it", True)
+            return CardPicture(pending, color, card_piece(kind), card_name(kind).capitalize(),
+                               "Place it on a highlighted square", True)
         if event is None:
             return None
         kind, color = parse_card_letter(event.card)
@@ -578,7 +807,8 @@ class Table:
             caption = self._card_done
         return CardPicture(event.card, color, piece_type, title, caption, live)
 
-    def _player(self, color: chess.Color, over: bool) -> PlayerView:
+    def _player(self, color: chess.Color, over: bool,
+                taken: list[tuple[chess.PieceType, bool]]) -> PlayerView:
         game = self.game
         counts = game.deck_counts(color)
         entries = []
@@ -614,4 +844,7 @@ class Table:
             draw_offer_to_answer=self._draw_offer is not None and self._draw_offer != color
             and not over,
             draw_offered=self._draw_offer == color and not over,
-            can_act=not over)
+            can_act=not over,
+            can_claim_draw=to_move and game.board.can_claim_draw(),
+            captured=tuple(taken),
+            material=max(0, material(game.board, color) - material(game.board, not color)))

@@ -52,6 +52,14 @@ class Driver:
             if isinstance(child, ModalView):
                 child.dismiss(animation=False)
         self.app.end_session()
+        from ui.settings import AppSettings
+
+        self.app.settings = AppSettings()  # each test starts from the default settings
+        self.app.apply_settings()
+        if self.app.root.has_screen("settings"):
+            screen = self.app.screen("settings")
+            screen.settings = None  # equal settings would not count as a change
+            screen.settings = self.app.settings
         self.app.show("home")
         self.pump()
 
@@ -90,6 +98,16 @@ class Driver:
     # Touches ------------------------------------------------------------------
 
     def tap(self, widget: Any, frames: int = 2) -> None:
+        """Tap a widget, first scrolling it into view as a player would."""
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):
+                parent.scroll_to(widget, padding=10, animate=False)
+                self.pump(2)
+                break
+            parent = parent.parent
         touch.tap(widget)
         self.pump(frames)
 
@@ -142,6 +160,15 @@ class Driver:
     def texts(root: Any) -> list[str]:
         """The texts of every visible label under ``root``."""
         return [w.text for w in walk_visible(root) if isinstance(w, Label) and w.text]
+
+    def message(self) -> str:
+        """The players' message, as both panels show it (each the right way up for its
+        player: Black's panel is turned); fails if the two panels differ."""
+        ids = self.game_screen.ids
+        white = ids.white_panel.ids.message.text
+        black = ids.black_panel.ids.message.text
+        assert white == black, (white, black)
+        return str(white)
 
     def shown_pieces(self) -> Mapping[str, str]:
         """The board widget's pieces: square name -> symbol (``Q~`` for a blue queen)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,7 @@ def test_new_game_screen_explains_every_rule_and_starts_the_chosen_game(
     driver.tap_button(screen.ids.failed_rescue, "Card back, move")
     driver.tap_button(screen.ids.clock, "5 min + 3 s")
     driver.tap_button(screen.ids.board, "On-screen board")
-    driver.tap(screen.ids.start)
+    driver.tap(screen.ids.header.ids.action)
     assert app.root.current == "game"
     game = app.session.game
     assert game.rules.jokers_per_deck == 2
@@ -85,7 +86,7 @@ def test_settings_are_saved_and_name_the_players(driver: Driver) -> None:
     screen = app.screen("settings")
     screen.ids.white.text = "Ada"
     screen.ids.black.text = "Grace"
-    driver.tap(screen.ids.save)
+    driver.tap(screen.ids.header.ids.action)
     saved = json.loads(Path(os.environ["RAINDROP_DATA_DIR"], "app-settings.json").read_text())
     assert saved["white_name"] == "Ada" and saved["black_name"] == "Grace"
     driver.new_game("KQ", "k")
@@ -143,14 +144,17 @@ def test_the_game_screen_lays_out_for_landscape_and_portrait() -> None:
     from ui.screens.game import GameScreen
 
     screen = GameScreen()
-    for size in ((1280, 800), (800, 1280), (1024, 600), (600, 1024)):
+    for size in ((1280, 800), (800, 1280), (1024, 600), (600, 1024), (412, 800), (800, 412),
+                 (1920, 1200)):
         screen.size = size
         rects = {"board": screen.board_rect, "black": screen.black_rect,
-                 "middle": screen.middle_rect, "white": screen.white_rect}
+                 "toolbar": screen.toolbar_rect, "white": screen.white_rect}
+        if screen.middle_rect[3] > 0:
+            rects["middle"] = screen.middle_rect
         for name, (x, y, w, h) in rects.items():
             assert x >= 0 and y >= 0 and x + w <= size[0] + 0.5 and y + h <= size[1] + 0.5, \
                 (size, name)
-            assert w > 0 and h > 0
+            assert w > 0 and h >= 48
         names = list(rects)
         for i, first in enumerate(names):
             for second in names[i + 1:]:
@@ -160,6 +164,7 @@ def test_the_game_screen_lays_out_for_landscape_and_portrait() -> None:
                 assert not overlap, (size, first, second)
         board = rects["board"]
         assert board[2] == board[3] and board[2] >= min(size) * 0.45
+        assert board[2] / 8 >= 48  # every square a full touch target
         assert screen.landscape == (size[0] >= size[1])
 
 
@@ -174,3 +179,90 @@ def test_boards_are_offered_as_found_and_a_named_port_is_not_looked_for(
     assert board_status("sim")["sim"] == "" and board_status()["screen"] == ""
     monkeypatch.setattr(serial_board, "find_board_ports", lambda: ["/dev/ttyACM0"])
     assert board_status("sim")["serial"] == ""
+
+
+def test_a_camera_that_fails_keeps_the_wizard_on_its_first_step(driver: Driver) -> None:
+    app = driver.app
+    app.show("camera")
+    screen = app.screen("camera")
+    assert not screen.problem
+
+    def broken(_source: str) -> Iterator[object]:
+        raise OSError("no camera 7")
+        yield  # a generator that fails at once
+
+    screen.feed._frames = broken
+    screen.start_camera("7")
+    deadline = time.monotonic() + 30
+    while screen.feed.running and time.monotonic() < deadline:
+        driver.pump(1)
+    assert screen.step == 1
+    assert screen.feed.level == "error" and "no camera 7" in screen.feed.status
+    from ui import theme
+
+    assert tuple(screen.ids.status.color) == theme.DANGER_TEXT
+
+
+def test_saved_games_are_listed_to_resume_or_review(driver: Driver) -> None:
+    app = driver.app
+    finished = driver.new_game("KQ", "k")
+    driver.play(["flip", "K@f6", "flip", "k@h8", "flip", "Q@g7"])
+    assert finished.is_over
+    running = driver.new_game("KP", "k")
+    driver.play(["flip", "K@e1", "flip", "k@e8"])
+    position = running.rfen()
+    app.end_session()
+    app.show("home")
+    driver.pump()
+
+    driver.tap(app.screen("home").ids.saved)
+    screen = app.screen("games")
+    assert app.root.current == "games"
+    texts = driver.texts(screen)
+    assert any("2 actions played, White to play" in t for t in texts)
+    assert any("1-0, White wins by checkmate" in t for t in texts)
+    driver.tap_button(screen, "Review")
+    assert app.root.current == "game_over"
+    assert app.screen("game_over").ids.white_banner.text == "1-0   White wins by checkmate"
+
+    app.show("games")
+    driver.pump()
+    driver.tap_button(screen, "Resume")
+    assert app.root.current == "game"
+    assert app.session.game.rfen() == position and not app.session.game.is_over
+
+
+def test_a_new_game_while_one_runs_asks_first(driver: Driver) -> None:
+    app = driver.app
+    game = driver.new_game("KP", "k")
+    app.show("home")
+    driver.pump()
+    driver.tap(app.screen("home").ids.new_game)
+    question = driver.open_modals()
+    assert len(question) == 1 and app.root.current == "home"
+    driver.tap(question[0].ids.no)
+    assert app.session.game is game and app.root.current == "home"
+    driver.tap(app.screen("home").ids.new_game)
+    driver.tap(driver.open_modals()[0].ids.yes)
+    assert app.root.current == "new_game"
+
+
+def test_the_back_key_goes_back_and_asks_before_leaving_a_game(driver: Driver) -> None:
+    from kivy.core.window import Window
+
+    app = driver.app
+    app.show("settings")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    driver.pump()
+    assert app.root.current == "home"
+    driver.new_game("KP", "k")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    driver.pump()
+    assert app.root.current == "game" and len(driver.open_modals()) == 1
+    Window.dispatch("on_keyboard", 27, 0, None, [])  # closes the question
+    driver.pump()
+    assert app.root.current == "game" and not driver.open_modals()
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    driver.pump()
+    driver.tap(driver.open_modals()[0].ids.yes)
+    assert app.root.current == "home" and app.session is not None

@@ -32,7 +32,7 @@ def test_a_game_on_the_simulated_board_updates_the_screen(driver: Driver) -> Non
     sensed = screen.sensed
     assert sensed is not None and sensed.connected and sensed.source == "sim"
     assert screen.ids.sensed_board.opacity == 1
-    assert "sim: connected" in screen.ids.sensed_status.text
+    assert "sim: connected" in screen.ids.sensed_info.ids.sensed_status.text
 
     driver.flip(chess.WHITE)
     sim.place(chess.E1, SimPiece.of(chess.Piece(chess.KING, chess.WHITE)))
@@ -40,7 +40,7 @@ def test_a_game_on_the_simulated_board_updates_the_screen(driver: Driver) -> Non
     assert game.san_history() == ["K@e1"]
     assert driver.shown_pieces() == {"e1": "K"}
     assert [sq for sq, _ in screen.sensed.markers] == [chess.E1]
-    assert "K@e1" in screen.ids.sensed_message.text
+    assert "K@e1" in screen.ids.moves_scroll.text
 
     # Black places the king next to White's: illegal; the screen says how to fix it.
     driver.flip(chess.BLACK)
@@ -49,7 +49,7 @@ def test_a_game_on_the_simulated_board_updates_the_screen(driver: Driver) -> Non
     assert game.pending == "k" and "d2" not in driver.shown_pieces()
     assert chess.D2 in screen.ids.board.fix_squares
     assert chess.D2 in screen.ids.sensed_board.fix_squares
-    message = screen.ids.sensed_message.text
+    message = driver.message()
     assert "d2" in message
     assert screen.sensed.kind in ("illegal", "mismatch")
 
@@ -158,3 +158,22 @@ def wait_for(driver: Driver, condition: Any, seconds: float = 20.0) -> None:
         assert time.monotonic() < deadline, "the board did not report in time"
         driver.pump(1)
         time.sleep(0.01)
+
+
+def test_a_lost_board_offers_retry_and_the_on_screen_board(driver: Driver) -> None:
+    game = driver.new_game("KQ", "k", board="sim")
+    driver.play(["flip"])
+    settle(driver)
+    link = driver.app.session.link
+    link._on_status(SourceStatus("sim", False, "the cable came out"))
+    driver.pump(3)
+    screen = driver.game_screen
+    info = screen.ids.sensed_info
+    assert "not connected: the cable came out" in info.ids.sensed_status.text
+    driver.button(info, "Retry")
+    assert "Camera setup" not in driver.texts(info)  # not a camera
+    driver.tap_button(info, "On-screen board")
+    session = driver.app.session
+    assert session.link is None and session.game is game and game.pending == "K"
+    driver.place("e1")
+    assert game.san_history() == ["K@e1"]

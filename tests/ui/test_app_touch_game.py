@@ -43,7 +43,8 @@ def test_flips_placements_moves_and_a_promotion_with_the_picker(driver: Driver) 
     assert game.san_history()[-1] == "Q@b6"
     assert driver.view.moves_text.replace("\u00a0", " ").startswith(
         "1. K@e1 K@e8   2. P@g6 P@d6   3. g7 N@c6   4. Q@a4 Q@b6")
-    assert screen.ids.moves.text == driver.view.moves_text
+    assert screen.ids.moves_scroll.text.replace("\u00a0", " ").startswith(
+        "1. K@e1 K@e8   2. P@g6 P@d6")
 
     # A selected piece shows its legal targets; the promotion opens the picker.
     driver.tap_square("g7")
@@ -62,7 +63,7 @@ def test_flips_placements_moves_and_a_promotion_with_the_picker(driver: Driver) 
     assert game.board.blue_available(chess.WHITE) == [chess.ROOK, chess.BISHOP, chess.KNIGHT]
 
     # Check is announced plainly, and the king's square glows.
-    assert screen.ids.alert.text == "Check! Black's king is attacked"
+    assert driver.message().startswith("Check! Black's king is attacked")
     assert screen.ids.board.check_square == chess.E8
 
 
@@ -72,8 +73,15 @@ def test_the_picker_offers_only_the_blue_pieces_still_available(driver: Driver) 
     driver.play(TO_PROMOTION)
     driver.move("g7", "g8")
     picker = driver.game_screen.picker
-    offered = {w.piece_type for w in picker.walk() if hasattr(w, "picker") and w.opacity > 0}
+    shown = [w for w in picker.walk() if hasattr(w, "picker")]
+    offered = {w.piece_type for w in shown if not w.disabled}
     assert offered == {chess.QUEEN, chess.KNIGHT}
+    # The blue pieces this game does not have are shown greyed, by name, and do nothing.
+    assert {w.piece_type for w in shown if w.disabled} == {chess.ROOK, chess.BISHOP}
+    assert "Rook (used)" in driver.texts(picker)
+    driver.tap(next(w for w in shown if w.piece_type == chess.ROOK))
+    assert driver.game_screen.picker is picker and not driver.shown_pieces().get("g8")
+    assert "White promotes: choose a blue piece" in driver.texts(picker)
     driver.pick_promotion(chess.KNIGHT)
     assert driver.shown_pieces()["g8"] == "N~"
 
@@ -97,6 +105,14 @@ def test_verify_shows_the_verdict_its_four_conditions_and_the_rescue_chance(
     assert not verdict.checkmate and verdict.rescue_probability > 0
     chance = verdict.rescue_probability
     assert f"{chance.numerator}/{chance.denominator}" in shown
+    # Plain words: cards by name with plurals that agree, neutral marks.
+    assert "a knight on f8" in shown and " n on f8" not in shown
+    assert "1 knight" in shown and "2 bishops" in shown and "(s)" not in shown
+    assert "\u2714 holds" in shown and "\u2718 no" in shown
+    # It is Black's king: the verdict faces Black, and turns over for White.
+    assert verdict_view.turned
+    driver.tap_button(verdict_view, "Turn to White")
+    assert not verdict_view.turned
     driver.tap_button(verdict_view, "Close")
     assert not driver.open_modals()
 
@@ -104,14 +120,23 @@ def test_verify_shows_the_verdict_its_four_conditions_and_the_rescue_chance(
 def test_a_failed_rescue_ends_the_game_and_is_announced(driver: Driver) -> None:
     game = driver.new_game("KN", "kq")
     driver.play(["flip", "K@e1", "flip", "k@h8", "flip", "N@f7"])
-    assert driver.game_screen.ids.alert.text == "Check! Black's king is attacked"
+    assert driver.message().startswith("Check! Black's king is attacked")
     driver.flip(chess.BLACK)   # a queen cannot block a knight's check
     assert game.outcome is not None
     assert game.outcome.termination == Termination.FAILED_RESCUE
     assert driver.app.root.current == "game_over"
     over = driver.app.screen("game_over")
-    assert over.ids.result.text == "1-0"
-    assert "failed rescue" in over.ids.outcome.text
+    # The result faces both players; the card flipped in vain and the four reasons show.
+    banner = over.ids.white_banner.text
+    assert banner.startswith("1-0") and "failed rescue" in banner
+    assert over.ids.black_banner.text == banner
+    shown = driver.texts(over)
+    assert "Black flipped the queen: it cannot lift the check" in shown
+    card = next(w for w in over.walk() if type(w).__name__ == "CardView")
+    assert card.opacity == 1 and card.card.letter == "q"
+    assert any(t.startswith("The king is attacked: the king on h8 is attacked by the knight")
+               for t in shown)
+    assert not any("R7" in t for t in shown)  # plain words, no rule codes
 
 
 def test_checkmate_then_export_and_a_new_game(driver: Driver) -> None:
@@ -120,7 +145,8 @@ def test_checkmate_then_export_and_a_new_game(driver: Driver) -> None:
     assert game.outcome is not None and game.outcome.termination == Termination.CHECKMATE
     over = driver.app.screen("game_over")
     assert driver.app.root.current == "game_over"
-    assert over.ids.outcome.text == "White wins by checkmate"
+    assert over.ids.white_banner.text == "1-0   White wins by checkmate"
+    assert "The last move: Q@g7# by White" in driver.texts(over)
     assert {chess.square_name(p.square) for p in over.ids.board.pieces} == {"f6", "h8", "g7"}
 
     driver.tap(over.ids.export)
@@ -153,9 +179,9 @@ def test_illegal_taps_are_explained_and_change_nothing(driver: Driver) -> None:
     before = game.rfen()
     driver.tap_square("h8")  # white pawns go on ranks 2-6 only
     assert game.rfen() == before
-    status = driver.game_screen.ids.alert.text
+    status = driver.message()
     assert "pawn" in status.lower() and ("rank" in status.lower() or "h8" in status)
-    black_flip = driver.button(driver.game_screen.ids.black_panel, "Flip  \u2014  waiting")
+    black_flip = driver.button(driver.game_screen.ids.black_panel, "Flip")
     assert black_flip.disabled  # not Black's turn
     driver.tap(black_flip)
     assert game.rfen() == before
@@ -170,7 +196,7 @@ def test_draw_offer_and_acceptance_on_the_opponents_panel(driver: Driver) -> Non
     assert driver.view.black.draw_offer_to_answer
     driver.tap_button(black_panel, "Accept draw")
     assert game.outcome is not None and game.outcome.termination == Termination.AGREEMENT
-    assert driver.app.screen("game_over").ids.result.text == "1/2-1/2"
+    assert driver.app.screen("game_over").ids.white_banner.text.startswith("1/2-1/2")
 
 
 def test_resignation_needs_a_confirmation(driver: Driver) -> None:
@@ -184,7 +210,7 @@ def test_resignation_needs_a_confirmation(driver: Driver) -> None:
     driver.tap_button(black_panel, "Resign")
     driver.tap_button(black_panel, "Yes, resign")
     assert game.outcome is not None and game.outcome.winner == chess.WHITE
-    assert "White wins by resignation" in driver.app.screen("game_over").ids.outcome.text
+    assert "White wins by resignation" in driver.app.screen("game_over").ids.white_banner.text
 
 
 def test_a_remove_piece_joker_by_touch(driver: Driver) -> None:
@@ -203,15 +229,17 @@ def test_a_remove_piece_joker_by_touch(driver: Driver) -> None:
 def test_claim_a_draw_by_threefold_repetition(driver: Driver) -> None:
     game = driver.new_game("KQ", "kq")
     driver.play(["flip", "K@e1", "flip", "k@e8"])
-    claim = driver.game_screen.ids.claim
-    assert claim.disabled
+    white = driver.game_screen.ids.white_panel
+    assert driver.button(white, "Offer draw")  # no draw to claim yet
     driver.play(["e1d1", "e8d8", "d1e1", "d8e8", "e1d1", "e8d8", "d1e1", "d8e8"])
+    claim = driver.button(white, "Claim draw")  # the side to move may claim it
     assert not claim.disabled
+    driver.button(driver.game_screen.ids.black_panel, "Offer draw")
     driver.tap(claim)
     assert game.outcome is not None
     assert game.outcome.termination == Termination.THREEFOLD_REPETITION
-    assert driver.app.screen("game_over").ids.outcome.text == \
-        "Draw: threefold repetition (claimed)"
+    assert driver.app.screen("game_over").ids.white_banner.text == \
+        "1/2-1/2   Draw: threefold repetition (claimed)"
 
 
 def test_an_extra_turn_joker_is_announced_and_the_same_player_flips_again(
@@ -219,7 +247,7 @@ def test_an_extra_turn_joker_is_announced_and_the_same_player_flips_again(
     rules = HouseRules(jokers_per_deck=1, joker_effect="extra_turn")
     game = driver.new_game("KJN", "k", rules=rules)
     driver.play(["flip", "K@e1", "flip", "k@e8", "flip"])
-    assert driver.game_screen.ids.alert.text == "Joker! White takes another turn"
+    assert driver.message().startswith("Joker! White takes another turn")
     assert game.turn == chess.WHITE and driver.view.white.can_flip
     driver.flip(chess.WHITE)
     assert game.pending == "N"
@@ -230,7 +258,7 @@ def test_a_failed_rescue_under_the_return_rule_needs_a_move(driver: Driver) -> N
     game = driver.new_game("KN", "kq", rules=rules)
     driver.play(["flip", "K@e1", "flip", "k@h8", "flip", "N@f7", "flip"])
     assert not game.is_over and game.turn == chess.BLACK
-    assert "must lift the check with a move" in driver.game_screen.ids.alert.text
-    assert driver.game_screen.ids.status.text == "Black: lift the check with a chess move"
+    assert "must lift the check with a move" in driver.message()
+    assert driver.message().endswith("\nBlack: lift the check with a chess move")
     driver.move("h8", "g8")
     assert game.turn == chess.WHITE and driver.shown_pieces()["g8"] == "k"

@@ -31,7 +31,8 @@ class CameraScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("feed", CameraFeed())
         super().__init__(**kwargs)
-        self.feed.bind(found=self._on_found, running=self._on_running)
+        self.feed.bind(found=self._on_found, running=self._on_running,
+                       texture=self._on_texture)
 
     def on_pre_enter(self, *_: Any) -> None:
         # Checked on entering, not at start-up: importing OpenCV takes a while.
@@ -39,11 +40,18 @@ class CameraScreen(Screen):
 
     def start_camera(self, source: str) -> None:
         self.saved_text = ""
+        self.step = 1
+        self.feed.texture = None
         self.feed.start(source.strip() or "0")
 
-    def _on_running(self, _feed: Any, running: bool) -> None:
-        if running and self.step == 1:
+    def _on_texture(self, _feed: Any, texture: Any) -> None:
+        # Step 2 once the camera shows a picture: a camera that fails stays on step 1.
+        if texture is not None and self.feed.running and self.step == 1:
             self.step = 2
+
+    def _on_running(self, _feed: Any, running: bool) -> None:
+        if not running and self.feed.found is None:
+            self.step = 1
 
     def _on_found(self, _feed: Any, found: Any) -> None:
         self.step = 3 if found is not None else min(self.step, 2)

@@ -13,17 +13,47 @@ from typing import Any
 
 import chess
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty
+from kivy.metrics import dp
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 import ui.widgets.board
+import ui.widgets.camera_preview
 import ui.widgets.panel  # noqa: F401
-from ui.widgets.popups import PromotionPicker, VerdictView, rescue_text
+from ui.layout import game_layout
+from ui.table import review_frames
+from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, VerdictView, rescue_text
 
 LOGGER = logging.getLogger(__name__)
 
-GAP = 12
 PROBLEM_KINDS = ("illegal", "mismatch", "touch_move")  # sync results the players must fix
+
+
+def fix_message(sensed: Any) -> str:
+    """What the players must do to the physical board, said once: the fix itself, or
+    how many squares to fix (the list is shown with the sensed board)."""
+    fixes = list(sensed.fixes)
+    if len(fixes) == 1:
+        text = fixes[0]
+        return f"{text[:1].upper()}{text[1:]}"
+    if fixes:
+        return f"Put the board right: {len(fixes)} squares to fix (see the list)"
+    return str(sensed.message)
+
+
+class SensedInfo(BoxLayout):
+    """The sensing board's connection (with retry and the on-screen board when it is
+    lost), the fixes when there are several, and the board's questions as buttons."""
+
+    screen = ObjectProperty(None, allownone=True)
+    sensed = ObjectProperty(None, allownone=True)
+    board_problem = BooleanProperty(False)
 
 
 class GameScreen(Screen):
@@ -32,12 +62,19 @@ class GameScreen(Screen):
     session = ObjectProperty(None, allownone=True)
     view = ObjectProperty(None, allownone=True)
     sensed = ObjectProperty(None, allownone=True)
+    frame = ObjectProperty(None, allownone=True)  # a ReviewFrame while reviewing, else None
     landscape = BooleanProperty(True)
+    compact = BooleanProperty(False)
+    sensed_inline = BooleanProperty(False)
     board_rect = ListProperty([0, 0, 100, 100])
     black_rect = ListProperty([0, 0, 100, 100])
+    toolbar_rect = ListProperty([0, 0, 100, 100])
     middle_rect = ListProperty([0, 0, 100, 100])
     white_rect = ListProperty([0, 0, 100, 100])
+    message = StringProperty("")        # shown on both players' panels
+    message_level = StringProperty("info")
     face_to_face = BooleanProperty(True)  # Black's panel turned towards the far side
+    white_at_bottom = BooleanProperty(True)  # the board as White sees it
     board_problem = BooleanProperty(False)  # the sensing board must be put right
     show_camera = BooleanProperty(True)     # camera board: the picture, else the discs
     camera_texture = ObjectProperty(None, allownone=True)
@@ -48,13 +85,19 @@ class GameScreen(Screen):
         super().__init__(**kwargs)
         self.picker: PromotionPicker | None = None
         self.verdict_view: VerdictView | None = None
+        self.review: ReviewSheet | None = None
+        self.sensed_sheet: SensedSheet | None = None
         self.fbind("size", self._layout)
         self.fbind("sensed", self._layout)
         self.fbind("sensed", self._on_sensed)
+        for name in ("view", "sensed", "board_problem", "frame"):
+            self.fbind(name, self._message)
+        self._layout()
 
     # Session ------------------------------------------------------------
 
     def on_session(self, _screen: Any, session: Any) -> None:
+        self.close_sheets()
         if session is None:
             self.view = None
             self.sensed = None
@@ -77,13 +120,21 @@ class GameScreen(Screen):
         if view is None:
             return
         if view.promotion is not None and self.picker is None:
+            near = self.ids.board.to_window(
+                *self.ids.board.square_center(view.promotion.to_square))
             self.picker = PromotionPicker(choices=list(view.promotion.choices),
-                                          color=view.promotion.color)
+                                          color=view.promotion.color, near=near,
+                                          used=self._used_blue(view.promotion))
             self.picker.bind(on_choice=self._on_promotion, on_cancel=self._on_cancel)
             self.picker.open(animation=False)
         elif view.promotion is None and self.picker is not None:
             picker, self.picker = self.picker, None
             picker.dismiss(animation=False)
+
+    @staticmethod
+    def _used_blue(promotion: Any) -> list[int]:
+        return [piece for piece in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+                if piece not in promotion.choices]
 
     def _on_promotion(self, _picker: Any, piece_type: chess.PieceType) -> None:
         self.picker = None
@@ -95,40 +146,114 @@ class GameScreen(Screen):
 
     def _on_sensed(self, _screen: Any, sensed: Any) -> None:
         self.board_problem = sensed is not None and sensed.kind in PROBLEM_KINDS
+        if sensed is not None and not self.sensed_inline and self.sensed_sheet is None \
+                and (sensed.choices or sensed.takeback
+                     or (self.board_problem and len(sensed.fixes) > 1)):
+            self.open_sensed()  # a question, or a list of fixes, needs the sheet
+
+    def _message(self, *_: Any) -> None:
+        """The players' message: a fix for the physical board first, then the game's."""
+        view = self.view
+        if self.frame is not None:
+            self.message = f"Review: {self.frame.label}\nThe game waits; nothing is changed"
+            self.message_level = "info"
+        elif self.board_problem and self.sensed is not None:
+            self.message = fix_message(self.sensed)
+            self.message_level = "fix"
+        elif view is not None:
+            self.message = view.message
+            self.message_level = view.message_level
+        else:
+            self.message = ""
+            self.message_level = "info"
 
     # Buttons ---------------------------------------------------------------
 
     def show_verdict(self) -> VerdictView:
         verdict = self.session.table.verdict()
-        self.verdict_view = VerdictView(verdict=verdict, rescue_text=rescue_text(verdict))
+        self.verdict_view = VerdictView(verdict=verdict, rescue_text=rescue_text(verdict),
+                                        turned=self.face_to_face and verdict.side == chess.BLACK)
         self.verdict_view.open(animation=False)
         return self.verdict_view
+
+    def sheet_rect(self) -> list[float]:
+        """Where a sheet goes so the board stays in view: over the column beside the
+        board (landscape) or over White's panel and the toolbar (portrait)."""
+        if self.landscape:
+            x = self.white_rect[0]
+            return [x, self.white_rect[1], self.width - x - dp(8),
+                    self.black_rect[1] + self.black_rect[3] - self.white_rect[1]]
+        top = self.board_rect[1] - dp(8)
+        return [self.white_rect[0], self.white_rect[1], self.white_rect[2],
+                top - self.white_rect[1]]
+
+    def open_review(self, index: int | None = None) -> ReviewSheet | None:
+        """Step through the game's positions on the board; the game is not changed."""
+        if self.session is None:
+            return None
+        frames = review_frames(self.session.game)
+        self.close_sheets()
+        sheet = ReviewSheet(frames=list(frames), rect=self.sheet_rect())
+        sheet.bind(frame=lambda _s, frame: setattr(self, "frame", frame),
+                   on_dismiss=lambda *_: self._review_closed())
+        sheet.index = len(frames) - 1 if index is None else index
+        self.frame = sheet.frame
+        self.review = sheet
+        sheet.open(animation=False)
+        return sheet
+
+    def _review_closed(self) -> None:
+        self.review = None
+        self.frame = None
+
+    def open_sensed(self) -> SensedSheet | None:
+        """The sensed board and its messages, on screens too small to show them beside
+        the board."""
+        if self.sensed is None:
+            return None
+        self.close_sheets()
+        sheet = SensedSheet(screen=self, rect=self.sheet_rect(), sensed=self.sensed,
+                            board_problem=self.board_problem)
+        self.bind(sensed=sheet.setter("sensed"), board_problem=sheet.setter("board_problem"))
+        sheet.bind(on_dismiss=lambda *_: self._sensed_closed(sheet))
+        self.sensed_sheet = sheet
+        sheet.open(animation=False)
+        return sheet
+
+    def _sensed_closed(self, sheet: SensedSheet) -> None:
+        self.unbind(sensed=sheet.setter("sensed"), board_problem=sheet.setter("board_problem"))
+        self.sensed_sheet = None
+
+    def close_sheets(self) -> None:
+        for sheet in (self.review, self.sensed_sheet):
+            if sheet is not None:
+                sheet.dismiss(animation=False)
+        self.review = None
+        self.sensed_sheet = None
+        self.frame = None
+
+    def retry_board(self) -> None:
+        from kivy.app import App
+
+        App.get_running_app().reconnect_board()
+
+    def use_screen_board(self) -> None:
+        from kivy.app import App
+
+        App.get_running_app().reconnect_board("screen")
 
     # Layout -------------------------------------------------------------
 
     def _layout(self, *_: Any) -> None:
-        width, height = self.size
-        self.landscape = width >= height
-        sensing = self.sensed is not None
-        if self.landscape:
-            side = min(height - 2 * GAP, width * 0.62)
-            self.board_rect = [GAP, (height - side) / 2, side, side]
-            column_x = side + 2 * GAP
-            column_w = width - column_x - GAP
-            middle_h = max(height * (0.4 if sensing else 0.3), 180)
-            panel_h = (height - middle_h - 4 * GAP) / 2
-            self.white_rect = [column_x, GAP, column_w, panel_h]
-            self.middle_rect = [column_x, 2 * GAP + panel_h, column_w, middle_h]
-            self.black_rect = [column_x, 3 * GAP + panel_h + middle_h, column_w, panel_h]
-        else:
-            panel_h = max(150, height * 0.14)
-            middle_h = max(height * (0.18 if sensing else 0.13), 150)
-            side = min(width - 2 * GAP, height - 2 * panel_h - middle_h - 5 * GAP)
-            self.white_rect = [GAP, GAP, width - 2 * GAP, panel_h]
-            board_y = 2 * GAP + panel_h
-            self.board_rect = [(width - side) / 2, board_y, side, side]
-            self.middle_rect = [GAP, board_y + side + GAP, width - 2 * GAP, middle_h]
-            self.black_rect = [GAP, height - GAP - panel_h, width - 2 * GAP, panel_h]
+        scale = dp(1)
+        width, height = self.width / scale, self.height / scale
+        layout = game_layout(width, height, sensing=self.sensed is not None)
+        self.landscape = layout.landscape
+        self.compact = layout.compact
+        self.sensed_inline = layout.sensed_inline
+        for name in ("board", "white", "black", "toolbar", "middle"):
+            rect = getattr(layout, name)
+            setattr(self, f"{name}_rect", [value * scale for value in rect])
 
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "game.kv"))

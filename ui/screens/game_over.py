@@ -1,5 +1,7 @@
-"""The game-over screen: the final position, result and reason, PGN export and a
-new game. Looks in ``game_over.kv``."""
+"""The game-over screen: the result on both sides of the table, what decided the game
+(the card flipped in vain, or the last move) with the mate verdict's reasons, the final
+position, the move list; review, back to the board, PGN export, a new game. Looks in
+``game_over.kv``."""
 
 from __future__ import annotations
 
@@ -21,8 +23,16 @@ class GameOverScreen(Screen):
     the PGN went (or why it could not be written)."""
 
     view = ObjectProperty(None, allownone=True)
+    ending = ObjectProperty(None, allownone=True)   # the view's Ending
+    banner = StringProperty("")                     # result and headline, on both sides
+    face_to_face = BooleanProperty(True)
     export_text = StringProperty("")
     export_ok = BooleanProperty(False)
+
+    def on_view(self, _screen: object, view: object) -> None:
+        ending = getattr(view, "ending", None)
+        self.ending = ending
+        self.banner = f"{ending.result}   {ending.headline}" if ending is not None else ""
 
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "game_over.kv"))

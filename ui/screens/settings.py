@@ -24,14 +24,24 @@ class SettingsScreen(Screen):
 
     settings = ObjectProperty(None, allownone=True)
     face_to_face = BooleanProperty(True)
+    white_at_bottom = BooleanProperty(True)
+    sound = BooleanProperty(True)
+    highlights = StringProperty("standard")
+    board_colours = StringProperty("wood")
     saved_text = StringProperty("")
     data_text = StringProperty("")
 
     def on_settings(self, _screen: object, settings: AppSettings | None) -> None:
         if settings is not None:
             self.face_to_face = settings.face_to_face
+            self.white_at_bottom = settings.white_at_bottom
+            self.sound = settings.sound
+            self.highlights = settings.highlights
+            self.board_colours = settings.board_colours
         self.data_text = (f"Games are journalled in {journal.games_dir()}\n"
-                          f"PGN exports go to {paths.export_dir()}")
+                          f"PGN exports go to {paths.export_dir()}\n"
+                          "Chess pieces: the Cburnett set by Colin M. L. Burnett, under the "
+                          "BSD licence (ui/assets/pieces/cburnett/README.md).")
 
     def save(self, white: str, black: str) -> None:
         settings = self.settings
@@ -40,6 +50,15 @@ class SettingsScreen(Screen):
         settings.white_name = white.strip() or "White"
         settings.black_name = black.strip() or "Black"
         settings.face_to_face = self.face_to_face
+        settings.white_at_bottom = self.white_at_bottom
+        settings.sound = self.sound
+        settings.highlights = self.highlights
+        settings.board_colours = self.board_colours
+        from kivy.app import App
+
+        app = App.get_running_app()
+        if app is not None:
+            app.apply_settings()
         try:
             path = settings.save()
         except OSError as error:

@@ -30,6 +30,7 @@ from ui.pieces import glyph_texture, piece_instructions
 LOGGER = logging.getLogger(__name__)
 
 COORD_FONT = "Roboto"
+ANIMATION_SECONDS = 0.18  # a move slides, a placed piece grows in; 0: no animation
 
 
 class BoardView(Widget):
@@ -47,6 +48,7 @@ class BoardView(Widget):
     coordinates = BooleanProperty(True)
     interactive = BooleanProperty(True)
     square_size = NumericProperty(0)
+    progress = NumericProperty(1.0)  # of the last move's animation (1: at rest)
 
     __events__ = ("on_square",)
 
@@ -55,8 +57,31 @@ class BoardView(Widget):
         super().__init__(**kwargs)
         for name in ("pos", "size", "pieces", "selected", "targets", "target_kind", "last_move",
                      "check_square", "fix_squares", "markers", "white_at_bottom",
-                     "coordinates"):
+                     "coordinates", "progress"):
             self.fbind(name, self._redraw)
+        self._moving: tuple[chess.Square, ...] = ()
+        self.fbind("last_move", self._animate)
+        self._redraw()
+
+    def _animate(self, *_: Any) -> None:
+        """Start the last move's animation: the piece slides from its square (a move)
+        or grows on its square (a placement)."""
+        from kivy.animation import Animation
+
+        Animation.cancel_all(self, "progress")
+        moving = tuple(self.last_move)
+        occupied = {p.square for p in (self.pieces or ())}
+        if ANIMATION_SECONDS <= 0 or not moving or moving[-1] not in occupied \
+                or moving == self._moving:
+            self._moving = moving
+            self.progress = 1.0
+            return
+        self._moving = moving
+        self.progress = 0.0
+        Animation(progress=1.0, duration=ANIMATION_SECONDS, t="out_quad").start(self)
+
+    def redraw(self) -> None:
+        """Draw again (after the theme changed)."""
         self._redraw()
 
     # Geometry ----------------------------------------------------------
@@ -135,9 +160,19 @@ class BoardView(Widget):
                     radius = cell * scale / 2
                     Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
         occupied = {picture.square for picture in (self.pieces or ())}
+        moving = tuple(self.last_move)
         for picture in self.pieces or ():
+            center = self.square_center(picture.square)
+            size = cell * 0.9
+            if self.progress < 1 and moving and picture.square == moving[-1]:
+                if len(moving) == 2:  # a move: from the first square to the last
+                    fx, fy = self.square_center(moving[0])
+                    t = self.progress
+                    center = (fx + (center[0] - fx) * t, fy + (center[1] - fy) * t)
+                else:  # a placement or removal square: the piece grows in
+                    size *= 0.55 + 0.45 * self.progress
             canvas.add(piece_instructions(picture.piece_type, picture.color, picture.blue,
-                                          self.square_center(picture.square), cell * 0.86))
+                                          center, size))
         with canvas:
             for square, rgba in self.markers:
                 cx, cy = self.square_center(square)
@@ -148,23 +183,8 @@ class BoardView(Widget):
                 Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
                 Color(0.1, 0.1, 0.1, 1)
                 Line(circle=(cx, cy, radius), width=max(1.0, cell * 0.02))
-            if self.target_kind in ("move", "drop"):
-                few = len(self.targets) <= 12
-                for square in self.targets:
-                    cx, cy = self.square_center(square)
-                    if square in occupied:
-                        Color(*theme.TARGET_DOT)
-                        Line(circle=(cx, cy, cell * 0.46), width=max(1.5, cell * 0.05))
-                    else:
-                        Color(*(theme.DROP_TARGET if self.target_kind == "drop"
-                                else theme.TARGET_DOT))
-                        radius = cell * (0.17 if few else 0.1)
-                        Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
-            elif self.target_kind == "remove":
-                for square in self.targets:
-                    cx, cy = self.square_center(square)
-                    Color(*theme.REMOVE_TARGET)
-                    Line(circle=(cx, cy, cell * 0.46), width=max(2.0, cell * 0.06))
+            if self.target_kind in ("move", "drop", "remove"):
+                self._draw_targets(cell, occupied)
             for square in self.fix_squares:
                 sx, sy = self.square_origin(square)
                 Color(*theme.FIX_FRAME)
@@ -173,6 +193,27 @@ class BoardView(Widget):
                      width=max(1.5, cell * 0.05))
             if self.coordinates:
                 self._draw_coordinates(cell)
+
+    def _draw_targets(self, cell: float, occupied: set[chess.Square]) -> None:
+        """Highlighted squares: a dark dot in a light ring on an empty square, a ring of
+        both colours round a piece (readable on light and dark squares alike)."""
+        core = theme.REMOVE_TARGET if self.target_kind == "remove" else theme.TARGET_CORE
+        ring = max(1.5, cell * 0.035)
+        for square in self.targets:
+            cx, cy = self.square_center(square)
+            if square in occupied or self.target_kind == "remove":
+                radius = cell * 0.46
+                Color(*theme.TARGET_RING)
+                Line(circle=(cx, cy, radius), width=ring * 2.2)
+                Color(*core)
+                Line(circle=(cx, cy, radius), width=ring)
+            else:
+                radius = cell * 0.15
+                Color(*theme.TARGET_RING)
+                Ellipse(pos=(cx - radius - ring, cy - radius - ring),
+                        size=(2 * (radius + ring), 2 * (radius + ring)))
+                Color(*core)
+                Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
 
     def _draw_coordinates(self, cell: float) -> None:
         size = max(8, int(cell * 0.2))

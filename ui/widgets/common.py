@@ -8,10 +8,10 @@ import logging
 import os
 from typing import Any
 
-import chess
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.lang import Builder
+from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -19,9 +19,12 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui import theme
@@ -33,7 +36,7 @@ LOGGER = logging.getLogger(__name__)
 class PieceIcon(Widget):
     """One piece (or a joker star when ``piece_type`` is None) drawn to fit the widget."""
 
-    piece_type = ObjectProperty(chess.KNIGHT, allownone=True)
+    piece_type = ObjectProperty(2, allownone=True)  # chess.KNIGHT
     color = BooleanProperty(True)  # chess.WHITE
     blue = BooleanProperty(False)
     scale = NumericProperty(0.95)
@@ -61,6 +64,155 @@ class PieceIcon(Widget):
             return
         self.canvas.add(piece_instructions(self.piece_type, self.color, self.blue, center,
                                            size, shadow=False))
+
+
+class FitLabel(Label):
+    """A label that keeps its size and shrinks its text to fit (from ``max_sp`` down to
+    ``min_sp``, wrapping at spaces); only below ``min_sp`` is a line shortened.
+
+    Its height never follows the text, so a screen does not jump when a message
+    grows to two lines."""
+
+    max_sp = NumericProperty(18)
+    min_sp = NumericProperty(14)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._fit = Clock.create_trigger(self._fit_text, -1)
+        super().__init__(**kwargs)
+        for name in ("text", "size", "max_sp", "min_sp", "padding"):
+            self.fbind(name, self._fit)
+        self._fit()
+
+    def _fit_text(self, *_: Any) -> None:
+        pad_x, pad_y = _padding(self.padding)
+        width = max(1.0, self.width - 2 * pad_x)
+        height = self.height - 2 * pad_y
+        self.text_size = (width, None)
+        self.shorten = False
+        size = float(self.max_sp)
+        while True:
+            self.font_size = sp(size)
+            self.texture_update()
+            fits = self.texture_size[1] <= height + 1 and not _splits_words(self, width)
+            if fits or size <= self.min_sp:
+                break
+            size -= 1
+        if not fits:
+            self.text_size = (width, max(1.0, height))
+            self.shorten = True
+            self.texture_update()
+
+
+class MessageBar(FitLabel):
+    """A message on a coloured bar; ``level`` picks the colour (``theme.MESSAGE_FILL``)."""
+
+    level = StringProperty("info")
+
+
+def _padding(padding: Any) -> tuple[float, float]:
+    values = list(padding) if isinstance(padding, list | tuple) else [padding]
+    if len(values) == 1:
+        return float(values[0]), float(values[0])
+    return float(values[0]), float(values[1])
+
+
+def _splits_words(label: Label, width: float) -> bool:
+    """Whether a word of the label's text is wider than ``width`` (Kivy would cut it)."""
+    from kivy.core.text import Label as CoreLabel
+
+    words = {w for w in label.text.replace("\n", " ").split(" ") if w}
+    if not words:
+        return False
+    longest = max(words, key=len)
+    core = CoreLabel(text=longest, font_size=label.font_size, font_name=label.font_name,
+                     bold=label.bold, markup=label.markup)
+    return bool(core.get_extents(longest)[0] > width)
+
+
+class MoveList(ScrollView):
+    """The move list, numbered in pairs; ``current`` (an index into ``san``, -1 for
+    none) is marked while reviewing. Scrolls to the newest entry or to ``current``."""
+
+    san = ObjectProperty(())
+    current = NumericProperty(-1)
+    text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fbind("san", self._update)
+        self.fbind("current", self._update)
+        self._update()
+
+    def _update(self, *_: Any) -> None:
+        from kivy.utils import escape_markup
+
+        san = list(self.san or ())
+        current = int(self.current)
+        nbsp = "\u00a0"
+        entries = []
+        for index, text in enumerate(san):
+            word = escape_markup(text)
+            if index == current:
+                word = f"[b][color=#fac048]\u25b8{word}[/color][/b]"
+            number = f"{index // 2 + 1}.{nbsp}" if index % 2 == 0 else ""
+            entries.append(number + word)
+        pairs = [nbsp.join(entries[i:i + 2]) for i in range(0, len(entries), 2)]
+        self.text = "   ".join(pairs)
+        self.scroll_y = 0 if current < 0 or not san else 1 - current / max(1, len(san) - 1)
+
+
+class OptionRow(BoxLayout):
+    """A titled, explained setting with its control (the row's last child): side by side
+    on a wide screen, the control under the text on a narrow one. The row is as tall
+    as it needs; the control keeps its own height (at least a touch target)."""
+
+    title = StringProperty("")
+    explanation = StringProperty("")
+    narrow = BooleanProperty(False)
+    text_height = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._resize = Clock.create_trigger(self._fit, -1)
+        super().__init__(**kwargs)
+        self.fbind("width", self._resize)
+        self.fbind("text_height", self._resize)
+
+    def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        widget.fbind("height", self._resize)
+        self._resize()
+
+    def control(self) -> Any:
+        return self.children[0] if len(self.children) > 1 else None
+
+    def _fit(self, *_: Any) -> None:
+        from kivy.metrics import dp
+
+        self.narrow = self.width < dp(600)
+        self.orientation = "vertical" if self.narrow else "horizontal"
+        control = self.control()
+        if control is not None:
+            control.size_hint_y = None
+            if control.height < dp(48):
+                control.height = dp(52)
+        control_h = control.height if control is not None else 0
+        pad = self.padding[1] + self.padding[3]
+        if self.narrow:
+            self.height = self.text_height + control_h + self.spacing + pad
+        else:
+            self.height = max(self.text_height, control_h) + pad
+
+
+class ScreenHeader(BoxLayout):
+    """Back, the screen's title (shrinking to fit) and its main action (``on_action``)."""
+
+    title = StringProperty("")
+    action_text = StringProperty("")
+
+    __events__ = ("on_action",)
+
+    def on_action(self) -> None:
+        """Default handler: nothing."""
 
 
 class RoundButton(Button):
@@ -128,6 +280,49 @@ class CardView(RelativeLayout):
     card = ObjectProperty(None, allownone=True)
     deck_size = NumericProperty(0)
     note = StringProperty("")  # replaces the card's caption (e.g. "Black's card")
+    show_caption = BooleanProperty(True)  # only where 14sp text fits under the piece
+
+
+class CapturedStrip(Widget):
+    """The opposing pieces a side has taken, as small overlapping icons, and how much
+    material it is ahead ("+3"); ``pieces`` holds (piece type, blue) pairs."""
+
+    pieces = ObjectProperty(())
+    color = BooleanProperty(False)  # the taken pieces' colour (the opponent's)
+    advantage = NumericProperty(0)
+    needed_width = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        super().__init__(**kwargs)
+        for name in ("pos", "size", "pieces", "color", "advantage"):
+            self.fbind(name, self._redraw)
+        self._redraw()
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        icon = min(self.height * 0.85, sp(22))
+        step = icon * 0.55
+        pieces = sorted(self.pieces or (), key=lambda p: -p[0])
+        text = glyph_texture(f"+{int(self.advantage)}", int(sp(15))) if self.advantage else None
+        width = (len(pieces) - 1) * step + icon if pieces else 0
+        width += (text.width + sp(4)) if text is not None else 0
+        self.needed_width = width
+        if self.width < 4:
+            return
+        x = self.x
+        cy = self.center_y
+        for piece_type, blue in pieces:
+            if x + icon > self.right - ((text.width + sp(4)) if text is not None else 0):
+                break
+            self.canvas.add(piece_instructions(piece_type, self.color, blue,
+                                               (x + icon / 2, cy), icon, shadow=False))
+            x += step
+        if text is not None:
+            with self.canvas:
+                Color(*theme.TEXT)
+                Rectangle(texture=text, pos=(self.right - text.width, cy - text.height / 2),
+                          size=text.size)
 
 
 class DeckStrip(Widget):
@@ -153,7 +348,8 @@ class DeckStrip(Widget):
         if not entries:
             with self.canvas:
                 Color(*theme.TEXT_DIM)
-                texture = glyph_texture("deck empty: chess moves only", int(self.height * 0.4))
+                texture = glyph_texture("deck empty: chess moves only",
+                                        int(max(sp(14), self.height * 0.4)))
                 Rectangle(texture=texture, pos=(self.x, self.center_y - texture.height / 2),
                           size=texture.size)
             return
@@ -177,7 +373,7 @@ class DeckStrip(Widget):
             else:
                 self.canvas.add(piece_instructions(entry.piece_type, self.color, False,
                                                    center, icon, shadow=False))
-            count = glyph_texture(f"\u00d7{entry.count}", max(10, int(icon * 0.62)))
+            count = glyph_texture(f"\u00d7{entry.count}", int(max(sp(14), icon * 0.62)))
             with self.canvas:
                 Color(*theme.TEXT)
                 Rectangle(texture=count, pos=(x + icon * 1.1, center[1] - count.height / 2),

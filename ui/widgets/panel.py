@@ -11,7 +11,7 @@ import logging
 import os
 
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 import ui.widgets.common  # noqa: F401  (the shared widgets the rule uses)
@@ -25,8 +25,14 @@ class PlayerPanel(BoxLayout):
     player = ObjectProperty(None, allownone=True)
     card = ObjectProperty(None, allownone=True)
     confirm_resign = BooleanProperty(False)
+    message = StringProperty("")   # the players' message, shown on both panels
+    level = StringProperty("info")  # its colour: a key of theme.MESSAGE_FILL
+    compact = BooleanProperty(False)  # no row for the deck by kind (phones)
 
-    __events__ = ("on_flip", "on_offer_draw", "on_answer_draw", "on_resign")
+    __events__ = ("on_flip", "on_offer_draw", "on_answer_draw", "on_resign", "on_claim_draw")
+
+    def on_claim_draw(self) -> None:
+        """Default handler: nothing."""
 
     def on_flip(self) -> None:
         """Default handler: nothing."""

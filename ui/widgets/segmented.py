@@ -5,8 +5,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.metrics import dp, sp
 from kivy.properties import ListProperty, ObjectProperty
-from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
 from ui.widgets.common import RoundButton
@@ -20,10 +23,11 @@ class SegmentButton(RoundButton):
     value = ObjectProperty(None, allownone=True)
 
 
-class Segmented(BoxLayout):
+class Segmented(GridLayout):
     """``options`` is a list of (value, label); ``value`` the chosen one.
 
-    ``disabled_values`` lists options shown but not selectable.
+    ``disabled_values`` lists options shown but not selectable. The options wrap into
+    rows when their labels do not fit side by side (never a word cut in two).
     """
 
     options = ListProperty()
@@ -31,12 +35,34 @@ class Segmented(BoxLayout):
     disabled_values = ListProperty()
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("spacing", 6)
+        kwargs.setdefault("spacing", dp(6))
+        kwargs.setdefault("rows", None)
+        kwargs.setdefault("cols", 1)
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("row_force_default", True)
+        kwargs.setdefault("row_default_height", dp(52))
+        self._reflow = Clock.create_trigger(self._flow, -1)
         super().__init__(**kwargs)
         self.fbind("options", self._build)
         self.fbind("disabled_values", self._build)
         self.fbind("value", self._mark)
+        self.fbind("width", self._reflow)
         self._build()
+
+    def _flow(self, *_: Any) -> None:
+        """As many columns as the widest label allows; as many rows as that needs."""
+        count = max(1, len(self.options))
+        widest = 0.0
+        for _value, label in self.options:
+            for word in str(label).split():
+                core = CoreLabel(text=word, font_size=sp(15), bold=True)
+                widest = max(widest, core.get_extents(word)[0])
+        need = widest + dp(16)
+        gap = dp(6)
+        columns = max(1, min(count, int((self.width + gap) // (need + gap))))
+        self.cols = columns
+        rows = -(-count // columns)
+        self.height = rows * dp(52) + (rows - 1) * gap
 
     def _build(self, *_: Any) -> None:
         self.clear_widgets()
@@ -46,6 +72,7 @@ class Segmented(BoxLayout):
             button.bind(on_release=self._pressed)
             self.add_widget(button)
         self._mark()
+        self._reflow()
 
     def _pressed(self, button: SegmentButton) -> None:
         self.value = button.value
