@@ -1,0 +1,412 @@
+"""The Crumble turn engine: actions (splits and joins), swap steps with captures and the win
+check, and the swap search that lists every end state of a turn.
+
+Pieces never move during a swap and captures only recolour, so after the action the board's
+geometry is fixed: a :class:`Work` holds it (contacts patched locally from the position's own
+contacts, not rebuilt) and swap states are just (colouring, swapping piece). The checks after
+a step look only where something can have changed (rules file, section 11): clusters touching
+the two recoloured pieces, then the flipped pieces; chains through a recoloured piece.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companion.games.crumble.contacts import (
+    NO_PIECE,
+    edge_mask,
+    point_contact,
+    side_contact,
+    swap_side,
+)
+from companion.games.crumble.geometry import (
+    ALL_SIDES,
+    DIRECTIONS,
+    Rect,
+    rect_text,
+    region_inside,
+    region_text,
+    slab_form,
+    to_exact,
+)
+from companion.games.crumble.names import designate
+from companion.games.crumble.state import COLOUR_LETTER, NAME, CrumblePosition, State
+
+LOGGER = logging.getLogger(__name__)
+
+
+@lru_cache(maxsize=65536)
+def piece_name(rect: Rect, scale: int) -> str:
+    """The canonical designator of a piece given in scaled units."""
+    return designate(to_exact(rect, scale))
+
+
+@dataclass(frozen=True)
+class Action:
+    """A split or a join: which pieces go, which come, and its canonical text."""
+
+    kind: str
+    """``"split"`` or ``"join"``."""
+    horizontal: bool
+    """For a split: True for a horizontal cut (``-``), False for a vertical one (``|``)."""
+    removed: tuple[int, ...]
+    """Indices (in the position's piece order) of the pieces replaced; splits: in cut order."""
+    added: tuple[Rect, ...]
+    """The new pieces (a split: both halves of each cut piece, in cut order; a join: one)."""
+    text: str
+    """The canonical action text: ``b5-``, ``a1:a2-c1:c2``, ``+a5:b6``."""
+
+
+def split_text(state: State, cut: list[int], horizontal: bool) -> str:
+    mark = "-" if horizontal else "|"
+    first = piece_name(state.rects[cut[0]], state.scale)
+    if len(cut) == 1:
+        return first + mark
+    return first + mark + piece_name(state.rects[cut[-1]], state.scale)
+
+
+def halves(rect: Rect, horizontal: bool) -> tuple[Rect, Rect]:
+    x, y, w, h = rect
+    if horizontal:
+        return (x, y, w, h // 2), (x, y + h // 2, w, h // 2)
+    return (x, y, w // 2, h), (x + w // 2, y, w // 2, h)
+
+
+def split_action(state: State, cut: list[int], horizontal: bool) -> Action:
+    added: list[Rect] = []
+    for i in cut:
+        added.extend(halves(state.rects[i], horizontal))
+    return Action("split", horizontal, tuple(cut), tuple(added),
+                  split_text(state, cut, horizontal))
+
+
+def cuttable(state: State, i: int, horizontal: bool) -> bool:
+    """The mover may cut piece ``i`` along its own midline in that direction."""
+    w, h = state.rects[i][2:]
+    if state.colours[i] != state.side:
+        return False
+    return h >= w if horizontal else w >= h
+
+
+def crossing(state: State, line: int, horizontal: bool) -> list[int]:
+    """The pieces whose interior the line meets, in order along it."""
+    rects = state.rects
+    if horizontal:
+        hits = [i for i, (x, y, w, h) in enumerate(rects) if y < line < y + h]
+        hits.sort(key=lambda i: rects[i][0])
+    else:
+        hits = [i for i, (x, y, w, h) in enumerate(rects) if x < line < x + w]
+        hits.sort(key=lambda i: rects[i][1])
+    return hits
+
+
+def midline(rect: Rect, horizontal: bool) -> int:
+    x, y, w, h = rect
+    return y + h // 2 if horizontal else x + w // 2
+
+
+def split_actions(state: State) -> list[Action]:
+    """Every legal split: each run of consecutive cuttable pieces on each cut line."""
+    out: list[Action] = []
+    for horizontal in (True, False):
+        lines = sorted({midline(state.rects[i], horizontal)
+                        for i in range(len(state.rects)) if cuttable(state, i, horizontal)})
+        for line in lines:
+            run: list[int] = []
+            for i in [*crossing(state, line, horizontal), -1]:
+                ok = (i >= 0 and cuttable(state, i, horizontal)
+                      and midline(state.rects[i], horizontal) == line)
+                if ok:
+                    run.append(i)
+                    continue
+                for a in range(len(run)):
+                    for b in range(a, len(run)):
+                        out.append(split_action(state, run[a:b + 1], horizontal))
+                run = []
+    return out
+
+
+def join_pieces(state: State, side: list[list[int]], target: Rect, seed: int) -> list[int] | None:
+    """The mover's pieces exactly filling ``target`` (reached from piece ``seed`` inside it),
+    or None when an opponent piece lies inside or a piece sticks out."""
+    tx, ty, tw, th = target
+    tx1, ty1 = tx + tw, ty + th
+    found = [seed]
+    seen = {seed}
+    k = 0
+    rects, colours, me = state.rects, state.colours, state.side
+    while k < len(found):
+        for j in side[found[k]]:
+            if j in seen:
+                continue
+            x, y, w, h = rects[j]
+            if x < tx1 and x + w > tx and y < ty1 and y + h > ty:
+                if colours[j] != me or x < tx or y < ty or x + w > tx1 or y + h > ty1:
+                    return None
+                seen.add(j)
+                found.append(j)
+        k += 1
+    return found
+
+
+def join_actions(state: State, side: list[list[int]]) -> list[Action]:
+    """Every legal join: a square or half-square exactly covered by two or more own pieces."""
+    rects, colours, me = state.rects, state.colours, state.side
+    mine = [i for i in range(len(rects)) if colours[i] == me]
+    tops = sorted((rects[j][0] + rects[j][2], rects[j][1] + rects[j][3]) for j in mine)
+    out: list[Action] = []
+    for i in mine:
+        x, y, w, h = rects[i]
+        for x1, y1 in tops:
+            tw, th = x1 - x, y1 - y
+            if tw < w or th < h or (tw, th) == (w, h):
+                continue
+            if not (tw == th or tw == 2 * th or th == 2 * tw):
+                continue
+            target = (x, y, tw, th)
+            inside = join_pieces(state, side, target, i)
+            if inside is None or len(inside) < 2:
+                continue
+            area = sum(rects[j][2] * rects[j][3] for j in inside)
+            if area != tw * th:
+                continue
+            text = "+" + piece_name(target, state.scale)
+            out.append(Action("join", False, tuple(sorted(inside)), (target,), text))
+    return out
+
+
+class Work:
+    """The board after an action: geometry fixed, contacts patched, base colouring."""
+
+    __slots__ = ("action", "colours", "edges", "mover", "new", "order", "point", "rects",
+                 "scale", "side", "swap")
+
+    def __init__(self, pos: CrumblePosition, action: Action) -> None:
+        state, board = pos.state, pos.board
+        n = len(state.rects)
+        removed = set(action.removed)
+        rects = list(state.rects)
+        for i in removed:
+            rects[i] = (0, 0, 0, 0)
+        side = board.side[:]
+        point = board.point[:]
+        swap = board.swap[:]
+        edges = board.edges[:]
+        colours = bytearray(state.colours)
+        width, height = state.scaled_width, state.scaled_height
+        near: set[int] = set()
+        for r in removed:
+            near.update(point[r])
+        near -= removed
+        new = list(range(n, n + len(action.added)))
+        for rect in action.added:
+            rects.append(rect)
+            colours.append(state.side)
+            edges.append(edge_mask(rect, width, height))
+            side.append([])
+            point.append([])
+            swap.append([NO_PIECE] * 4)
+        for a in new:
+            ra = rects[a]
+            for q in (*near, *new):
+                if q == a:
+                    continue
+                rq = rects[q]
+                if point_contact(ra, rq):
+                    point[a].append(q)
+                    if side_contact(ra, rq):
+                        side[a].append(q)
+                    d = swap_side(ra, rq)
+                    if d >= 0:
+                        swap[a][d] = q
+        for q in near:
+            side[q] = [j for j in side[q] if j not in removed]
+            point[q] = [j for j in point[q] if j not in removed]
+            swap[q] = [NO_PIECE if j in removed else j for j in swap[q]]
+            rq = rects[q]
+            for a in new:
+                ra = rects[a]
+                if point_contact(rq, ra):
+                    point[q].append(a)
+                    if side_contact(rq, ra):
+                        side[q].append(a)
+                    d = swap_side(rq, ra)
+                    if d >= 0:
+                        swap[q][d] = a
+        self.action = action
+        self.rects = rects
+        self.side, self.point, self.swap, self.edges = side, point, swap, edges
+        self.colours = bytes(colours)
+        self.mover = state.side
+        self.new = new
+        self.scale = state.scale
+        alive = [i for i in range(len(rects)) if rects[i][2] > 0]
+        alive.sort(key=lambda i: (rects[i][1], rects[i][0]))
+        self.order = alive
+
+    def step(self, colours: bytearray, cur: int, dst: int) -> tuple[list[int], int | None]:
+        """Swap ``cur`` (the mover's) with ``dst`` (the opponent's) in ``colours``, in place;
+        then captures to a fixpoint and the win check. Returns (pieces flipped by captures,
+        the winning colour or None)."""
+        mover = self.mover
+        colours[cur] = 1 - mover
+        colours[dst] = mover
+        point = self.point
+        flipped: list[int] = []
+        candidates = {cur, dst, *point[cur], *point[dst]}
+        while True:
+            captured = self._enclosed(colours, candidates)
+            if not captured:
+                break
+            for i in captured:
+                colours[i] ^= 1
+            flipped.extend(captured)
+            candidates = set(captured)
+            for i in captured:
+                candidates.update(point[i])
+        return flipped, self._winner(colours, [cur, dst, *flipped])
+
+    def _enclosed(self, colours: bytearray, candidates: set[int]) -> list[int]:
+        """The pieces of every enclosed cluster through a candidate (none touches a side)."""
+        point, edges = self.point, self.edges
+        checked: set[int] = set()
+        out: list[int] = []
+        for c in candidates:
+            if c in checked:
+                continue
+            if edges[c]:
+                checked.add(c)
+                continue
+            colour = colours[c]
+            visited = {c}
+            stack = [c]
+            safe = False
+            while stack and not safe:
+                i = stack.pop()
+                for j in point[i]:
+                    if j not in visited and colours[j] == colour:
+                        if edges[j]:
+                            safe = True
+                            break
+                        visited.add(j)
+                        stack.append(j)
+            checked |= visited
+            if not safe:
+                out.extend(visited)
+        return out
+
+    def _winner(self, colours: bytearray, starts: list[int]) -> int | None:
+        """The colour of a four-sided chain through one of ``starts``, if any."""
+        side, edges = self.side, self.edges
+        seen: set[int] = set()
+        for s in starts:
+            if s in seen:
+                continue
+            colour = colours[s]
+            seen.add(s)
+            mask = edges[s]
+            stack = [s]
+            while stack:
+                i = stack.pop()
+                for j in side[i]:
+                    if j not in seen and colours[j] == colour:
+                        seen.add(j)
+                        mask |= edges[j]
+                        stack.append(j)
+                if mask == ALL_SIDES:
+                    return colour
+        return None
+
+
+@dataclass(frozen=True)
+class Reached:
+    """One end state of a turn's swap: its colouring and how it was reached."""
+
+    colours: bytes
+    swapped: bool
+    start: int
+    dirs: str
+    winner: int | None
+
+
+def explore(work: Work, draw_matters: bool) -> Iterator[Reached]:
+    """Every swap state reachable after the action, breadth first (shortest paths, N E S W).
+
+    A state is (colouring, swapping piece), plus whether a step was taken when that decides
+    the DRAW field. The start states themselves (no step) are not yielded.
+    """
+    mover = work.mover
+    opp = 1 - mover
+    base = work.colours
+    swap = work.swap
+    seen: set[tuple[bytes, int, bool]] = set()
+    frontier: list[tuple[bytes, int, int, str]] = []
+    for s in work.new:
+        seen.add((base, s, False))
+        frontier.append((base, s, s, ""))
+    while frontier:
+        nxt: list[tuple[bytes, int, int, str]] = []
+        for colours, cur, start, dirs in frontier:
+            for d in range(4):
+                dst = swap[cur][d]
+                if dst < 0 or colours[dst] != opp:
+                    continue
+                after = bytearray(colours)
+                _, winner = work.step(after, cur, dst)
+                result = bytes(after)
+                key = (result, dst, draw_matters)
+                if key in seen:
+                    continue
+                seen.add(key)
+                path = dirs + DIRECTIONS[d]
+                yield Reached(result, True, start, path, winner)
+                if winner is None and after[dst] == mover:
+                    nxt.append((result, dst, start, path))
+        frontier = nxt
+
+
+class Successors:
+    """Writes the position texts of one position's turns (shared parts computed once)."""
+
+    def __init__(self, pos: CrumblePosition) -> None:
+        state = pos.state
+        self.pos = pos
+        self.state = state
+        self.prefix = f"{NAME} {state.width}x{state.height} "
+        self.other = COLOUR_LETTER[1 - state.side]
+        self.history_tail = "|".join(state.history_texts()[:3])
+        scale = state.scale
+        self.texts = [(rect_text(r, scale) + ",b", rect_text(r, scale) + ",w")
+                      for r in state.rects]
+        self.draw_count = int(state.draw) if state.draw.isdigit() else 0
+
+    def worked(self, action: Action) -> tuple[str, bool]:
+        """The new history field and whether a turn with this action and a swap is a draw turn."""
+        state = self.state
+        scale = state.scale
+        if action.kind == "join":
+            rects = [to_exact(action.added[0], scale)]
+        else:
+            rects = [to_exact(state.rects[i], scale) for i in action.removed]
+        region = slab_form(rects)
+        mine_prev, mine_before = state.history[1], state.history[3]
+        candidate = (mine_prev is not None and mine_before is not None
+                     and region_inside(region, mine_prev) and region_inside(region, mine_before))
+        return region_text(region) + "|" + self.history_tail, candidate
+
+    def writer(self, work: Work) -> tuple[list[tuple[str, str]], list[int], str, bool]:
+        texts = self.texts[:]
+        for i in range(len(self.texts), len(work.rects)):
+            t = rect_text(work.rects[i], work.scale)
+            texts.append((t + ",b", t + ",w"))
+        history, candidate = self.worked(work.action)
+        return texts, work.order, history, candidate
+
+    def text(self, texts: list[tuple[str, str]], order: list[int], colours: bytes,
+             history: str, draw_turn: bool) -> str:
+        board = ";".join([texts[i][colours[i]] for i in order])
+        draw = str(self.draw_count + 1) if draw_turn else "0"
+        return f"{self.prefix}{board} {self.other} {draw} {history}"
