@@ -10,26 +10,20 @@ the two recoloured pieces, then the flipped pieces; chains through a recoloured 
 
 from __future__ import annotations
 
+import bisect
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from companion.games.crumble.contacts import (
-    NO_PIECE,
-    edge_mask,
-    point_contact,
-    side_contact,
-    swap_side,
-)
+from companion.games.crumble.contacts import NO_PIECE
 from companion.games.crumble.geometry import (
     ALL_SIDES,
     DIRECTIONS,
     Rect,
     rect_text,
     region_inside,
-    region_text,
-    slab_form,
+    slab_form_scaled,
     to_exact,
 )
 from companion.games.crumble.names import designate
@@ -108,18 +102,37 @@ def midline(rect: Rect, horizontal: bool) -> int:
     return y + h // 2 if horizontal else x + w // 2
 
 
+def crossings(state: State, lines: list[int], horizontal: bool) -> dict[int, list[int]]:
+    """For each line (sorted), the pieces whose interior it meets, in order along it.
+
+    One sweep across the lines keeps the pieces the current line crosses, so the work is the
+    size of the answer, not lines x pieces."""
+    rects = state.rects
+    lo, along = (1, 0) if horizontal else (0, 1)
+    starts = sorted(range(len(rects)), key=lambda i: rects[i][lo])
+    active: list[int] = []
+    k = 0
+    out: dict[int, list[int]] = {}
+    for line in lines:
+        while k < len(starts) and rects[starts[k]][lo] < line:
+            active.append(starts[k])
+            k += 1
+        active = [i for i in active if rects[i][lo] + rects[i][lo + 2] > line]
+        out[line] = sorted(active, key=lambda i: rects[i][along])
+    return out
+
+
 def split_actions(state: State) -> list[Action]:
     """Every legal split: each run of consecutive cuttable pieces on each cut line."""
     out: list[Action] = []
+    rects = state.rects
     for horizontal in (True, False):
-        lines = sorted({midline(state.rects[i], horizontal)
-                        for i in range(len(state.rects)) if cuttable(state, i, horizontal)})
-        for line in lines:
+        ok = {i for i in range(len(rects)) if cuttable(state, i, horizontal)}
+        lines = sorted({midline(rects[i], horizontal) for i in ok})
+        for line, along in crossings(state, lines, horizontal).items():
             run: list[int] = []
-            for i in [*crossing(state, line, horizontal), -1]:
-                ok = (i >= 0 and cuttable(state, i, horizontal)
-                      and midline(state.rects[i], horizontal) == line)
-                if ok:
+            for i in [*along, -1]:
+                if i in ok and midline(rects[i], horizontal) == line:
                     run.append(i)
                     continue
                 for a in range(len(run)):
@@ -153,28 +166,39 @@ def join_pieces(state: State, side: list[list[int]], target: Rect, seed: int) ->
 
 
 def join_actions(state: State, side: list[list[int]]) -> list[Action]:
-    """Every legal join: a square or half-square exactly covered by two or more own pieces."""
+    """Every legal join: a square or half-square exactly covered by two or more own pieces.
+
+    The joined piece's bottom-left corner is an own piece's, its top-right corner another's;
+    the corners of a square lie on one diagonal (x - y constant), those of a wide half-square
+    on x - 2y constant, of a tall one on 2x - y constant, so the candidates are looked up."""
     rects, colours, me = state.rects, state.colours, state.side
     mine = [i for i in range(len(rects)) if colours[i] == me]
-    tops = sorted((rects[j][0] + rects[j][2], rects[j][1] + rects[j][3]) for j in mine)
+    keys: tuple[dict[int, list[tuple[int, int]]], ...] = ({}, {}, {})
+    for j in mine:
+        x1, y1 = rects[j][0] + rects[j][2], rects[j][1] + rects[j][3]
+        keys[0].setdefault(x1 - y1, []).append((x1, y1))
+        keys[1].setdefault(x1 - 2 * y1, []).append((x1, y1))
+        keys[2].setdefault(2 * x1 - y1, []).append((x1, y1))
     out: list[Action] = []
+    seen: set[Rect] = set()
     for i in mine:
         x, y, w, h = rects[i]
-        for x1, y1 in tops:
-            tw, th = x1 - x, y1 - y
-            if tw < w or th < h or (tw, th) == (w, h):
-                continue
-            if not (tw == th or tw == 2 * th or th == 2 * tw):
-                continue
-            target = (x, y, tw, th)
-            inside = join_pieces(state, side, target, i)
-            if inside is None or len(inside) < 2:
-                continue
-            area = sum(rects[j][2] * rects[j][3] for j in inside)
-            if area != tw * th:
-                continue
-            text = "+" + piece_name(target, state.scale)
-            out.append(Action("join", False, tuple(sorted(inside)), (target,), text))
+        for table, key in ((keys[0], x - y), (keys[1], x - 2 * y), (keys[2], 2 * x - y)):
+            for x1, y1 in table.get(key, ()):
+                tw, th = x1 - x, y1 - y
+                if tw < w or th < h or (tw, th) == (w, h):
+                    continue
+                target = (x, y, tw, th)
+                if target in seen:
+                    continue
+                seen.add(target)
+                inside = join_pieces(state, side, target, i)
+                if inside is None or len(inside) < 2:
+                    continue
+                if sum(rects[j][2] * rects[j][3] for j in inside) != tw * th:
+                    continue
+                out.append(Action("join", False, tuple(sorted(inside)), (target,),
+                                  "+" + piece_name(target, state.scale)))
     return out
 
 
@@ -195,47 +219,64 @@ class Work:
         point = board.point[:]
         swap = board.swap[:]
         edges = board.edges[:]
-        colours = bytearray(state.colours)
         width, height = state.scaled_width, state.scaled_height
         near: set[int] = set()
         for r in removed:
             near.update(point[r])
         near -= removed
-        new = list(range(n, n + len(action.added)))
-        for rect in action.added:
-            rects.append(rect)
-            colours.append(state.side)
-            edges.append(edge_mask(rect, width, height))
-            side.append([])
-            point.append([])
-            swap.append([NO_PIECE] * 4)
+        added = action.added
+        new = list(range(n, n + len(added)))
+        rects.extend(added)
+        for x, y, w, h in added:
+            edges.append((y + h == height) | (x + w == width) << 1 | (y == 0) << 2
+                         | (x == 0) << 3)
+        # Contacts of each new piece with the pieces around the removed ones and each other.
+        links: dict[int, tuple[list[int], list[int], list[int]]] = {
+            q: ([], [], [NO_PIECE] * 4) for q in (*near, *new)}
         for a in new:
-            ra = rects[a]
+            ax, ay, aw, ah = rects[a]
+            ax1, ay1 = ax + aw, ay + ah
+            a_side, a_point, a_swap = links[a]
             for q in (*near, *new):
-                if q == a:
+                if q <= a and q >= n:
                     continue
-                rq = rects[q]
-                if point_contact(ra, rq):
-                    point[a].append(q)
-                    if side_contact(ra, rq):
-                        side[a].append(q)
-                    d = swap_side(ra, rq)
-                    if d >= 0:
-                        swap[a][d] = q
+                qx, qy, qw, qh = rects[q]
+                qx1, qy1 = qx + qw, qy + qh
+                if qx > ax1 or ax > qx1 or qy > ay1 or ay > qy1:
+                    continue
+                q_side, q_point, q_swap = links[q]
+                a_point.append(q)
+                q_point.append(a)
+                if ax1 == qx or qx1 == ax:
+                    touching = min(ay1, qy1) > max(ay, qy)
+                    if touching and ay == qy and ah == qh:
+                        d = 1 if ax1 == qx else 3
+                        a_swap[d] = q
+                        q_swap[d ^ 2] = a
+                elif ay1 == qy or qy1 == ay:
+                    touching = min(ax1, qx1) > max(ax, qx)
+                    if touching and ax == qx and aw == qw:
+                        d = 0 if ay1 == qy else 2
+                        a_swap[d] = q
+                        q_swap[d ^ 2] = a
+                else:
+                    touching = False
+                if touching:
+                    a_side.append(q)
+                    q_side.append(a)
+        for a in new:
+            a_side, a_point, a_swap = links[a]
+            side.append(a_side)
+            point.append(a_point)
+            swap.append(a_swap)
         for q in near:
-            side[q] = [j for j in side[q] if j not in removed]
-            point[q] = [j for j in point[q] if j not in removed]
-            swap[q] = [NO_PIECE if j in removed else j for j in swap[q]]
-            rq = rects[q]
-            for a in new:
-                ra = rects[a]
-                if point_contact(rq, ra):
-                    point[q].append(a)
-                    if side_contact(rq, ra):
-                        side[q].append(a)
-                    d = swap_side(rq, ra)
-                    if d >= 0:
-                        swap[q][d] = a
+            q_side, q_point, q_swap = links[q]
+            side[q] = [j for j in side[q] if j not in removed] + q_side
+            point[q] = [j for j in point[q] if j not in removed] + q_point
+            swap[q] = [q_swap[d] if q_swap[d] >= 0 else
+                       (NO_PIECE if j in removed else j) for d, j in enumerate(swap[q])]
+        colours = bytearray(state.colours)
+        colours.extend(bytes([state.side]) * len(added))
         self.action = action
         self.rects = rects
         self.side, self.point, self.swap, self.edges = side, point, swap, edges
@@ -243,9 +284,14 @@ class Work:
         self.mover = state.side
         self.new = new
         self.scale = state.scale
-        alive = [i for i in range(len(rects)) if rects[i][2] > 0]
-        alive.sort(key=lambda i: (rects[i][1], rects[i][0]))
-        self.order = alive
+        order = [i for i in range(n) if i not in removed]
+        keys = [(rects[i][1], rects[i][0]) for i in order]
+        for a in sorted(new, key=lambda i: (rects[i][1], rects[i][0])):
+            key = (rects[a][1], rects[a][0])
+            at = bisect.bisect_left(keys, key)
+            keys.insert(at, key)
+            order.insert(at, a)
+        self.order = order
 
     def step(self, colours: bytearray, cur: int, dst: int) -> tuple[list[int], int | None]:
         """Swap ``cur`` (the mover's) with ``dst`` (the opponent's) in ``colours``, in place;
@@ -388,14 +434,17 @@ class Successors:
         state = self.state
         scale = state.scale
         if action.kind == "join":
-            rects = [to_exact(action.added[0], scale)]
+            rects = [action.added[0]]
         else:
-            rects = [to_exact(state.rects[i], scale) for i in action.removed]
-        region = slab_form(rects)
+            rects = [state.rects[i] for i in action.removed]
+        region = slab_form_scaled(rects)
+        text = ";".join(rect_text(r, scale) for r in region)
         mine_prev, mine_before = state.history[1], state.history[3]
-        candidate = (mine_prev is not None and mine_before is not None
-                     and region_inside(region, mine_prev) and region_inside(region, mine_before))
-        return region_text(region) + "|" + self.history_tail, candidate
+        candidate = False
+        if mine_prev is not None and mine_before is not None:
+            exact = tuple(to_exact(r, scale) for r in region)
+            candidate = region_inside(exact, mine_prev) and region_inside(exact, mine_before)
+        return text + "|" + self.history_tail, candidate
 
     def writer(self, work: Work) -> tuple[list[tuple[str, str]], list[int], str, bool]:
         texts = self.texts[:]

@@ -119,6 +119,29 @@ def slab_form(rects: list[ExactRect]) -> tuple[ExactRect, ...]:
     return tuple(out)
 
 
+def slab_form_scaled(rects: list[Rect]) -> list[Rect]:
+    """:func:`slab_form` on scaled integer rectangles (the same cuts, no fractions)."""
+    ys = sorted({r[1] for r in rects} | {r[1] + r[3] for r in rects})
+    slabs: list[tuple[int, int, list[tuple[int, int]]]] = []
+    for y0, y1 in itertools.pairwise(ys):
+        spans = sorted((r[0], r[0] + r[2]) for r in rects if r[1] <= y0 and r[1] + r[3] >= y1)
+        merged: list[tuple[int, int]] = []
+        for a, b in spans:
+            if merged and merged[-1][1] >= a:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        if not merged:
+            continue
+        if slabs and slabs[-1][1] == y0 and slabs[-1][2] == merged:
+            slabs[-1] = (slabs[-1][0], y1, merged)
+        else:
+            slabs.append((y0, y1, merged))
+    out = [(a, y0, b - a, y1 - y0) for y0, y1, merged in slabs for a, b in merged]
+    out.sort(key=lambda r: (r[1], r[0]))
+    return out
+
+
 def region_text(region: tuple[ExactRect, ...] | None) -> str:
     """A history entry: ``-`` or the slab-form rectangles ``x,y,w,h`` joined by ``;``."""
     if region is None:

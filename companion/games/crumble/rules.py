@@ -24,7 +24,7 @@ from companion.games.crumble.state import (
     SIDE_NAME,
     CrumblePosition,
     State,
-    read_state,
+    read_state_and_board,
 )
 
 LOGGER = logging.getLogger(__name__)
@@ -75,9 +75,10 @@ class CrumbleRules(RulesBase[CrumblePosition]):
         return CrumblePosition(state.text())
 
     def parse(self, text: str) -> CrumblePosition:
-        state = read_state(text)
+        state, board = read_state_and_board(text)
         pos = CrumblePosition(state.text())
-        pos.__dict__["state"] = state
+        pos.__dict__["state"] = state  # cached_property storage: parsed once
+        pos.__dict__["board"] = board
         return pos
 
     def turns(self, pos: CrumblePosition) -> Iterator[str]:

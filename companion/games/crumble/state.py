@@ -26,9 +26,7 @@ from companion.games.crumble.geometry import (
     parse_number,
     rect_text,
     region_text,
-    scale_for,
     slab_form,
-    to_scaled,
 )
 
 LOGGER = logging.getLogger(__name__)
@@ -159,7 +157,9 @@ class CrumblePosition:
 
     @cached_property
     def state(self) -> State:
-        return read_state(self.canonical)
+        state, board = read_state_and_board(self.canonical)
+        self.__dict__["board"] = board
+        return state
 
     @cached_property
     def board(self) -> Board:
@@ -193,6 +193,26 @@ def _rect_fields(item: str, count: int, what: str) -> list[Fraction]:
 
 
 def read_state(text: str) -> State:
+    """Parse and validate a position text; :class:`PositionError` (see read_state_and_board)."""
+    return read_state_and_board(text)[0]
+
+
+def _dyadic(text: str, item: str, what: str) -> tuple[int, int]:
+    """``7`` or ``p/q`` (q a power of two) as (numerator, denominator) in lowest terms."""
+    head, slash, tail = text.partition("/")
+    if not head.isdigit() or (slash and not tail.isdigit()):
+        raise PositionError(f"{what}: {item!r}: {text!r} is not a number (write 3 or 3/4)")
+    n, d = int(head), int(tail) if slash else 1
+    if d == 0 or d & (d - 1):
+        raise PositionError(
+            f"{what}: {item!r}: {text!r} is not dyadic (the denominator is a power of two)")
+    while d > 1 and not n & 1:
+        n >>= 1
+        d >>= 1
+    return n, d
+
+
+def read_state_and_board(text: str) -> tuple[State, Board]:
     """Parse and validate a position text (rules file, section 9); :class:`PositionError`.
 
     Accepted beyond the canonical form: surrounding and repeated spaces, numbers not in lowest
@@ -211,30 +231,32 @@ def read_state(text: str) -> State:
     width, height = int(size.group(1)), int(size.group(2))
     if not (1 <= width <= MAX_SIZE and 1 <= height <= MAX_SIZE):
         raise PositionError(f"size field {fields[1]!r}: 1 to {MAX_SIZE} each way")
-    exact: list[tuple[ExactRect, int]] = []
+    raw: list[tuple[list[tuple[int, int]], int, str]] = []
+    denominator = 1
     for item in fields[2].split(";"):
-        values = _rect_fields(item, 5, "board field")
-        colour = item.rsplit(",", 1)[-1]
-        if colour not in ("b", "w"):
+        parts = item.split(",")
+        if len(parts) != 5:
+            raise PositionError(f"board field: {item!r} needs 5 comma-separated fields")
+        if parts[4] not in ("b", "w"):
             raise PositionError(f"board field: {item!r}: colour must be b or w")
-        x, y, w, h = values
-        if not legal_shape(w, h):
-            raise PositionError(
-                f"board field: {item!r} is not a square or a 2:1 half-square of positive size")
-        if x + w > width or y + h > height:
-            raise PositionError(f"board field: {item!r} sticks out of the {width}x{height} board")
-        exact.append(((x, y, w, h), COLOUR_LETTER.index(colour)))
+        numbers = [_dyadic(p, item, "board field") for p in parts[:4]]
+        denominator = max(denominator, *(d for _, d in numbers))
+        raw.append((numbers, COLOUR_LETTER.index(parts[4]), item))
     if fields[3] not in ("b", "w"):
         raise PositionError(f"side field {fields[3]!r}: b or w")
     if fields[4] not in DRAW_VALUES:
         raise PositionError(f"draw field {fields[4]!r}: one of {', '.join(DRAW_VALUES)}")
     history = _read_history(fields[5], width, height)
-    scale = scale_for([v for r, _ in exact for v in r])
+    scale = 2 * denominator
     pieces = []
-    for r, c in exact:
-        scaled = to_scaled(r, scale)
-        assert scaled is not None
-        pieces.append((scaled[1], scaled[0], scaled, c))
+    for numbers, c, item in raw:
+        x, y, w, h = (n * (scale // d) for n, d in numbers)
+        if not legal_shape(w, h):
+            raise PositionError(
+                f"board field: {item!r} is not a square or a 2:1 half-square of positive size")
+        if x + w > width * scale or y + h > height * scale:
+            raise PositionError(f"board field: {item!r} sticks out of the {width}x{height} board")
+        pieces.append((y, x, (x, y, w, h), c))
     pieces.sort()
     rects = tuple(p[2] for p in pieces)
     colours = bytes(p[3] for p in pieces)
@@ -246,7 +268,7 @@ def read_state(text: str) -> State:
         raise PositionError("board field: a cluster touching no board side stands uncaptured")
     if len(four_sided_colours(rects, colours, board)) == 2:
         raise PositionError("board field: both colours have a chain touching all four sides")
-    return state
+    return state, board
 
 
 def _read_history(field_text: str, width: int, height: int) -> tuple[Region | None, ...]:
