@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import plain_crumble  # noqa: E402
+import plain_crumble
 
-from companion.games.crumble import RULES, CrumblePosition  # noqa: E402
+from companion.games.crumble import RULES, CrumblePosition
 
 STOP = 0.35
 
