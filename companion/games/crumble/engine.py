@@ -20,11 +20,12 @@ from companion.games.crumble.contacts import NO_PIECE
 from companion.games.crumble.geometry import (
     ALL_SIDES,
     DIRECTIONS,
+    ExactRect,
     Rect,
     rect_text,
-    region_inside,
     slab_form_scaled,
     to_exact,
+    to_scaled,
 )
 from companion.games.crumble.names import designate
 from companion.games.crumble.state import COLOUR_LETTER, NAME, CrumblePosition, State
@@ -205,8 +206,8 @@ def join_actions(state: State, side: list[list[int]]) -> list[Action]:
 class Work:
     """The board after an action: geometry fixed, contacts patched, base colouring."""
 
-    __slots__ = ("action", "colours", "edges", "mover", "new", "order", "point", "rects",
-                 "scale", "side", "swap")
+    __slots__ = ("action", "chain", "chain_mask", "colours", "edges", "mover", "new", "order",
+                 "point", "rects", "scale", "side", "swap")
 
     def __init__(self, pos: CrumblePosition, action: Action) -> None:
         state, board = pos.state, pos.board
@@ -292,6 +293,17 @@ class Work:
             keys.insert(at, key)
             order.insert(at, a)
         self.order = order
+        # The action keeps every chain of the base colouring (the halves of a split piece are
+        # one chain with its contacts; the parts of a joined piece were one chain), so the
+        # position's chains carry over: new pieces join the chain of the pieces they replace.
+        chain, masks = pos.chains
+        chain = chain[:]
+        if action.kind == "join":
+            chain.append(chain[action.removed[0]])
+        else:
+            for r in action.removed:
+                chain.extend((chain[r], chain[r]))
+        self.chain, self.chain_mask = chain, masks
 
     def step(self, colours: bytearray, cur: int, dst: int) -> tuple[list[int], int | None]:
         """Swap ``cur`` (the mover's) with ``dst`` (the opponent's) in ``colours``, in place;
@@ -345,11 +357,17 @@ class Work:
         return out
 
     def _winner(self, colours: bytearray, starts: list[int]) -> int | None:
-        """The colour of a four-sided chain through one of ``starts``, if any."""
+        """The colour of a four-sided chain through one of ``starts``, if any.
+
+        A chain now is made of pieces of the base colouring's chains of its colour and of
+        recoloured pieces; the sides those touch bound the sides it can touch, and only a
+        bound of all four sides needs the exact search."""
         side, edges = self.side, self.edges
+        base = self.colours
+        changed = {i for i in range(len(base)) if base[i] != colours[i]}
         seen: set[int] = set()
         for s in starts:
-            if s in seen:
+            if s in seen or self._bound(colours, s, changed) != ALL_SIDES:
                 continue
             colour = colours[s]
             seen.add(s)
@@ -365,6 +383,66 @@ class Work:
                 if mask == ALL_SIDES:
                     return colour
         return None
+
+    def _bound(self, colours: bytearray, s: int, changed: set[int]) -> int:
+        """The sides that the chain through ``s`` can touch at most.
+
+        Nodes are recoloured pieces now of ``s``'s colour and base chains of that colour;
+        a recoloured piece links to its recoloured neighbours of the colour and to the chains
+        of its unchanged neighbours of the colour."""
+        colour = colours[s]
+        base, side, edges = self.colours, self.side, self.edges
+        chain, chain_mask = self.chain, self.chain_mask
+        pieces = [x for x in changed if colours[x] == colour]
+        mask = 0
+        chains: set[int] = set()
+        done: set[int] = set()
+        stack: list[int] = []  # recoloured pieces to visit
+
+        def add_chain(c: int) -> int:
+            chains.add(c)
+            for x in pieces:
+                if x not in done and any(chain[q] == c and q not in changed for q in side[x]):
+                    done.add(x)
+                    stack.append(x)
+            return chain_mask[c]
+
+        if s in changed:
+            done.add(s)
+            stack.append(s)
+        else:
+            mask |= add_chain(chain[s])
+        while stack and mask != ALL_SIDES:
+            i = stack.pop()
+            mask |= edges[i]
+            for q in side[i]:
+                if q in changed:
+                    if colours[q] == colour and q not in done:
+                        done.add(q)
+                        stack.append(q)
+                elif base[q] == colour and chain[q] not in chains:
+                    mask |= add_chain(chain[q])
+        return mask
+
+
+def to_scaled_exact(rect: ExactRect, scale: int) -> Rect:
+    out = to_scaled(rect, scale)
+    assert out is not None
+    return out
+
+
+def inside_scaled(inner: list[Rect], outer: list[Rect]) -> bool:
+    """Every rectangle of ``inner`` lies in the union of the disjoint rectangles ``outer``."""
+    for x, y, w, h in inner:
+        covered = 0
+        for ox, oy, ow, oh in outer:
+            dx = min(x + w, ox + ow) - max(x, ox)
+            dy = min(y + h, oy + oh) - max(y, oy)
+            if dx > 0 and dy > 0:
+                covered += dx * dy
+        if covered != w * h:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -428,6 +506,15 @@ class Successors:
         self.texts = [(rect_text(r, scale) + ",b", rect_text(r, scale) + ",w")
                       for r in state.rects]
         self.draw_count = int(state.draw) if state.draw.isdigit() else 0
+        # The mover's previous two worked regions, on a grid fine enough for them and the
+        # pieces (the region of a draw turn must lie inside both).
+        self.mine: list[list[Rect]] | None = None
+        self.factor = 1
+        prev, before = state.history[1], state.history[3]
+        if prev is not None and before is not None:
+            fine = max([scale] + [2 * v.denominator for r in (*prev, *before) for v in r])
+            self.factor = fine // scale
+            self.mine = [[to_scaled_exact(r, fine) for r in region] for region in (prev, before)]
 
     def worked(self, action: Action) -> tuple[str, bool]:
         """The new history field and whether a turn with this action and a swap is a draw turn."""
@@ -439,11 +526,11 @@ class Successors:
             rects = [state.rects[i] for i in action.removed]
         region = slab_form_scaled(rects)
         text = ";".join(rect_text(r, scale) for r in region)
-        mine_prev, mine_before = state.history[1], state.history[3]
         candidate = False
-        if mine_prev is not None and mine_before is not None:
-            exact = tuple(to_exact(r, scale) for r in region)
-            candidate = region_inside(exact, mine_prev) and region_inside(exact, mine_before)
+        if self.mine is not None:
+            f = self.factor
+            scaled = [(x * f, y * f, w * f, h * f) for x, y, w, h in region]
+            candidate = all(inside_scaled(scaled, other) for other in self.mine)
         return text + "|" + self.history_tail, candidate
 
     def writer(self, work: Work) -> tuple[list[tuple[str, str]], list[int], str, bool]:

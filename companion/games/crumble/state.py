@@ -171,6 +171,30 @@ class CrumblePosition:
         return {r: i for i, r in enumerate(self.state.rects)}
 
     @cached_property
+    def chains(self) -> tuple[list[int], list[int]]:
+        """Each piece's chain number, and each chain's sides touched (bits N E S W)."""
+        state, board = self.state, self.board
+        colours = state.colours
+        chain = [-1] * len(state.rects)
+        masks: list[int] = []
+        for start in range(len(chain)):
+            if chain[start] >= 0:
+                continue
+            number = len(masks)
+            chain[start] = number
+            mask = 0
+            stack = [start]
+            while stack:
+                i = stack.pop()
+                mask |= board.edges[i]
+                for j in board.side[i]:
+                    if chain[j] < 0 and colours[j] == colours[start]:
+                        chain[j] = number
+                        stack.append(j)
+            masks.append(mask)
+        return chain, masks
+
+    @cached_property
     def winners(self) -> frozenset[int]:
         state = self.state
         return frozenset(four_sided_colours(state.rects, state.colours, self.board))
