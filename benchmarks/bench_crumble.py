@@ -106,10 +106,12 @@ def bench_builder(seed: int, target: int) -> None:
     if not picked:
         print(f"builder: no random game reached {target} pieces")
         return
-    times: dict[str, list[float]] = {"first steps": [], "action": [], "swap steps": [],
-                                     "swap step": []}
+    times: dict[str, list[float]] = {"read position": [], "first steps": [], "action": [],
+                                     "swap steps": [], "swap step": []}
     for pos in picked:
-        fresh = CrumblePosition(pos.text())
+        start = time.perf_counter()
+        fresh = RULES.parse(pos.text())
+        times["read position"].append(time.perf_counter() - start)
         start = time.perf_counter()
         builder = RULES.builder(fresh)
         steps = builder.next_steps()
@@ -133,7 +135,7 @@ def bench_builder(seed: int, target: int) -> None:
     print(f"step builder on {len(picked)} positions of {pieces} pieces (median / max ms):")
     for name, values in times.items():
         if values:
-            print(f"  {name:>12}: {statistics.median(values) * 1e3:6.2f} / "
+            print(f"  {name:>13}: {statistics.median(values) * 1e3:6.2f} / "
                   f"{max(values) * 1e3:6.2f} ms  ({len(values)} timed)")
 
 

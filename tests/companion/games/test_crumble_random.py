@@ -101,15 +101,18 @@ def test_random_game_invariants_and_draw_counter(game: int) -> None:
     assert len(history) > 1
 
 
-def sample(games: int, plies: list[int]) -> list[CrumblePosition]:
+def sample(games: int, plies: list[int], **options: str) -> list[CrumblePosition]:
     out = []
     for g in range(games):
-        line = random_game(SEED + 100 + g, max(plies))
+        line = random_game(SEED + 100 + g, max(plies), **options)
         out.extend(line[p] for p in plies if p < len(line))
     return out
 
 
-CROSS = sample(6 if FULL else 2, [0, 5, 10, 20, 30, 45, 60, 80] if FULL else [3, 12, 25])
+CROSS = (sample(6 if FULL else 2, [0, 5, 10, 20, 30, 45, 60, 80] if FULL else [3, 12, 25])
+         + sample(3 if FULL else 1, [4, 15, 40] if FULL else [6, 18], width="5", height="4")
+         + sample(2 if FULL else 1, [10, 30] if FULL else [8], width="3", height="3",
+                  topleft="w"))
 
 
 @pytest.mark.parametrize("pos", CROSS, ids=lambda p: f"{len(p.state.rects)}pieces")
