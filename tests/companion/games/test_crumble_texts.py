@@ -181,6 +181,10 @@ def test_diagram() -> None:
     drawing = RULES.diagram(RULES.start())
     assert drawing.splitlines()[0] == "6 X . X . X ."
     assert "  a b c d e f" in drawing
+    assert "pieces other" not in drawing
     quarters = RULES.diagram(RULES.parse(P3Q)).splitlines()
-    assert quarters[-2].strip() == "a  b  c  d"
+    assert quarters[8].strip() == "a  b  c  d"
+    assert quarters[1] == "  XX .. XX .."
+    assert quarters[9].startswith("pieces other than unit squares: b2bl=. b2br=. c2bl=X")
+    assert "c3tr=." in " ".join(quarters[9:])
     assert "Black to move" in quarters[-1]
