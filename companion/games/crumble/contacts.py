@@ -101,36 +101,3 @@ def build(
             swap[i][0] = north
             swap[north][2] = i
     return [sorted(s) for s in side], [sorted(s) for s in point], swap
-
-
-def side_contact(a: Rect, b: Rect) -> bool:
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    if ax + aw == bx or bx + bw == ax:
-        return min(ay + ah, by + bh) > max(ay, by)
-    if ay + ah == by or by + bh == ay:
-        return min(ax + aw, bx + bw) > max(ax, bx)
-    return False
-
-
-def point_contact(a: Rect, b: Rect) -> bool:
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    return max(ax, bx) <= min(ax + aw, bx + bw) and max(ay, by) <= min(ay + ah, by + bh)
-
-
-def swap_side(a: Rect, b: Rect) -> int:
-    """The side of ``a`` (0 N, 1 E, 2 S, 3 W) that is a whole side of ``b`` too; -1 if none."""
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    if ay == by and ah == bh:
-        if ax + aw == bx:
-            return 1
-        if bx + bw == ax:
-            return 3
-    if ax == bx and aw == bw:
-        if ay + ah == by:
-            return 0
-        if by + bh == ay:
-            return 2
-    return -1

@@ -63,14 +63,6 @@ def rect_text(rect: Rect, scale: int) -> str:
     return f"{fmt(x, scale)},{fmt(y, scale)},{fmt(w, scale)},{fmt(h, scale)}"
 
 
-def scale_for(numbers: list[Fraction]) -> int:
-    """The least power of two that makes every number, and every half of it, an integer."""
-    denominator = 1
-    for value in numbers:
-        denominator = max(denominator, value.denominator)
-    return 2 * denominator
-
-
 def to_exact(rect: Rect, scale: int) -> ExactRect:
     x, y, w, h = rect
     return (Fraction(x, scale), Fraction(y, scale), Fraction(w, scale), Fraction(h, scale))
@@ -147,17 +139,3 @@ def region_text(region: tuple[ExactRect, ...] | None) -> str:
     if region is None:
         return "-"
     return ";".join(",".join(fmt_exact(v) for v in r) for r in region)
-
-
-def region_inside(inner: tuple[ExactRect, ...], outer: tuple[ExactRect, ...]) -> bool:
-    """Every rectangle of ``inner`` lies in the union of ``outer`` (a slab form: disjoint)."""
-    for x, y, w, h in inner:
-        covered = Fraction(0)
-        for ox, oy, ow, oh in outer:
-            dx = min(x + w, ox + ow) - max(x, ox)
-            dy = min(y + h, oy + oh) - max(y, oy)
-            if dx > 0 and dy > 0:
-                covered += dx * dy
-        if covered != w * h:
-            return False
-    return True
