@@ -15,8 +15,9 @@ Rules file, section 10.3, read against the Java app's ``GameBoard``/``Notation``
   bottom side and then up its right side (``0J2,2`` joins a 2x2 block at the corner), then the
   directions.
 
-Export writes the shortest walk for each piece name (fewest numbers; the app reads any walk,
-though it may display another name of the same length). Import accepts any walk.
+Export writes each piece name as crumble-online.com shows it (its own naming walk, which the
+site needs; the Java app reads any walk, though it may display another name for the piece).
+Import accepts any walk.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from __future__ import annotations
 import bisect
 import logging
 import re
-from collections import deque
 
 from companion.games.base import IllegalTurn
 from companion.games.crumble.engine import Work, crossing, halves, midline, piece_name
@@ -85,41 +85,39 @@ class _Points:
         assert point is not None
         return point
 
-    def name(self, target: tuple[int, int]) -> str:
-        """The shortest walk (fewest numbers) from the bottom-left corner to ``target``."""
-        if target == (0, 0):
-            return "0"
-        start = ((0, 0), False)
-        parent: dict[tuple[tuple[int, int], bool], tuple[tuple[tuple[int, int], bool], int]]
-        parent = {}
-        queue = deque([start])
-        seen = {start}
-        while queue:
-            point, up = queue.popleft()
-            x, y = point
-            line, at = (self.cols[x], y) if up else (self.rows.get(y, []), x)
-            first = bisect.bisect_right(line, at)
-            options = [(k - first + 1, line[k]) for k in range(first, len(line))]
-            if not up and point == (0, 0):
-                options.insert(0, (0, 0))
-            for count, value in options:
-                nxt = (x, value) if up else (value, y)
-                if count == 0:
-                    nxt = point
-                state = (nxt, not up)
-                if state in seen:
-                    continue
-                seen.add(state)
-                parent[state] = ((point, up), count)
-                if nxt == target:
-                    numbers = []
-                    node = state
-                    while node != start:
-                        node, count = parent[node]
-                        numbers.append(count)
-                    return ",".join(str(n) for n in reversed(numbers))
-                queue.append(state)
-        raise IllegalTurn("no walk reaches that piece")  # unreachable on a tiling
+    def names(self, rects: tuple[Rect, ...]) -> dict[tuple[int, int], str]:
+        """Every piece's name as crumble-online.com shows it, by bottom-left corner.
+
+        Its ``updateNotations``: a depth-first walk from the corner piece, naming each piece
+        on first reach from the piece below it (same left side) or left of it (same bottom),
+        counts of board points passed added up while the direction stays the same."""
+        by_corner = {(x, y): (x, y, w, h) for x, y, w, h in rects}
+        names: dict[tuple[int, int], list[int]] = {(0, 0): [0]}
+        stack: list[tuple[tuple[int, int], bool]] = [((0, 0), False)]
+
+        def reach(src: tuple[int, int], dst: tuple[int, int], up: bool) -> bool:
+            if dst not in by_corner or dst in names:
+                return False
+            moves = names[src][:]
+            count = self.between(src, dst)
+            if (len(moves) % 2 == 0) == up:
+                moves[-1] += count
+            else:
+                moves.append(count)
+            names[dst] = moves
+            return True
+
+        while stack:
+            corner, came_up = stack.pop()
+            x, y, w, h = by_corner[corner]
+            above, right = (x, y + h), (x + w, y)
+            if not came_up and reach(corner, above, True):
+                stack.append((above, True))
+            if reach(corner, right, False):
+                stack.append((right, False))
+            if came_up and reach(corner, above, True):
+                stack.append((above, True))
+        return {c: ",".join(str(n) for n in moves) for c, moves in names.items()}
 
 
 def to_official(pos: CrumblePosition, turn: str) -> str:
@@ -129,15 +127,16 @@ def to_official(pos: CrumblePosition, turn: str) -> str:
     action = parsed.action
     state = pos.state
     points = _Points(pos)
+    names = points.names(state.rects)
     if action.kind == "join":
         x, y, w, h = action.added[0]
-        first = points.name((x, y))
+        first = names[(x, y)]
         dx = points.between((x, y), (x + w, y))
         dy = points.between((x + w, y), (x + w, y + h))
         return f"{first}J{dx},{dy}{parsed.dirs}"
     cut = list(action.removed)
     first_rect = state.rects[cut[0]]
-    out = points.name((first_rect[0], first_rect[1])) + ("H" if action.horizontal else "V")
+    out = names[(first_rect[0], first_rect[1])] + ("H" if action.horizontal else "V")
     if len(cut) > 1:
         out += str(len(cut))
     if not parsed.dirs:

@@ -60,3 +60,16 @@ def test_every_turn_round_trips() -> None:
 def test_bad_official_notation_is_refused(bad: str) -> None:
     with pytest.raises(IllegalTurn):
         from_official(RULES.start(), bad)
+
+
+def test_piece_names_are_walks_to_every_piece() -> None:
+    from companion.games.crumble.official import _Points
+    positions = [RULES.parse(t) for t in (P3Q, P6)] + random_game(47, 60)[::10]
+    for pos in positions:
+        points = _Points(pos)
+        names = points.names(pos.state.rects)
+        assert set(names) == {(x, y) for x, y, _, _ in pos.state.rects}
+        for corner, name in names.items():
+            assert points.walk(name) == corner
+    start = _Points(RULES.start())
+    assert start.names(RULES.start().state.rects)[(6, 4)] == "3,2"  # d3, in units of 1/2
