@@ -206,8 +206,8 @@ def join_actions(state: State, side: list[list[int]]) -> list[Action]:
 class Work:
     """The board after an action: geometry fixed, contacts patched, base colouring."""
 
-    __slots__ = ("action", "chain", "chain_mask", "colours", "edges", "mover", "new", "order",
-                 "point", "rects", "scale", "side", "swap")
+    __slots__ = ("action", "chain", "chain_mask", "cluster", "colours", "dist", "edges", "mover",
+                 "new", "order", "point", "rects", "scale", "side", "swap")
 
     def __init__(self, pos: CrumblePosition, action: Action) -> None:
         state, board = pos.state, pos.board
@@ -285,13 +285,16 @@ class Work:
         self.mover = state.side
         self.new = new
         self.scale = state.scale
-        order = [i for i in range(n) if i not in removed]
-        keys = [(rects[i][1], rects[i][0]) for i in order]
-        for a in sorted(new, key=lambda i: (rects[i][1], rects[i][0])):
-            key = (rects[a][1], rects[a][0])
-            at = bisect.bisect_left(keys, key)
-            keys.insert(at, key)
-            order.insert(at, a)
+        # The position's pieces are sorted by (y, x): drop the removed, insert the new.
+        order = list(range(n))
+        for i in sorted(removed, reverse=True):
+            del order[i]
+
+        def corner(i: int) -> tuple[int, int]:
+            return rects[i][1], rects[i][0]
+
+        for a in new:
+            order.insert(bisect.bisect_left(order, corner(a), key=corner), a)
         self.order = order
         # The action keeps every chain of the base colouring (the halves of a split piece are
         # one chain with its contacts; the parts of a joined piece were one chain), so the
@@ -304,6 +307,21 @@ class Work:
             for r in action.removed:
                 chain.extend((chain[r], chain[r]))
         self.chain, self.chain_mask = chain, masks
+        cluster = pos.clusters[:]  # clusters carry over the same way
+        if action.kind == "join":
+            cluster.append(cluster[action.removed[0]])
+        else:
+            for r in action.removed:
+                cluster.extend((cluster[r], cluster[r]))
+        self.cluster = cluster
+        dist = pos.edge_distance[:]
+        if action.kind == "join":
+            dist.append(0 if edges[n] else min(dist[r] for r in action.removed))
+        else:
+            for k, r in enumerate(action.removed):
+                for a in (n + 2 * k, n + 2 * k + 1):
+                    dist.append(0 if edges[a] else dist[r] + 1)
+        self.dist = dist
 
     def step(self, colours: bytearray, cur: int, dst: int) -> tuple[list[int], int | None]:
         """Swap ``cur`` (the mover's) with ``dst`` (the opponent's) in ``colours``, in place;
@@ -314,57 +332,92 @@ class Work:
         colours[dst] = mover
         point = self.point
         flipped: list[int] = []
+        changed = self._changed(colours)
         candidates = {cur, dst, *point[cur], *point[dst]}
         while True:
-            captured = self._enclosed(colours, candidates)
+            captured = self._enclosed(colours, candidates, changed)
             if not captured:
                 break
             for i in captured:
                 colours[i] ^= 1
             flipped.extend(captured)
+            changed = self._changed(colours)
             candidates = set(captured)
             for i in captured:
                 candidates.update(point[i])
-        return flipped, self._winner(colours, [cur, dst, *flipped])
+        return flipped, self._winner(colours, [cur, dst, *flipped], changed)
 
-    def _enclosed(self, colours: bytearray, candidates: set[int]) -> list[int]:
-        """The pieces of every enclosed cluster through a candidate (none touches a side)."""
-        point, edges = self.point, self.edges
+    def _changed(self, colours: bytearray) -> set[int]:
+        """The pieces whose colour differs from the base colouring."""
+        diff = int.from_bytes(self.colours, "little") ^ int.from_bytes(colours, "little")
+        changed: set[int] = set()
+        while diff:  # one set bit per recoloured piece (colours are bytes 0 and 1)
+            low = diff & -diff
+            changed.add((low.bit_length() - 1) >> 3)
+            diff ^= low
+        return changed
+
+    def _enclosed(self, colours: bytearray, candidates: set[int],
+                  changed: set[int]) -> list[int]:
+        """The pieces of every enclosed cluster through a candidate (none touches a side).
+
+        A candidate whose base cluster (which touches a side, as every cluster of a position
+        does) has no recoloured piece still has that whole cluster: it is safe at once."""
+        point, edges, cluster = self.point, self.edges, self.cluster
+        broken = {cluster[x] for x in changed}
         checked: set[int] = set()
         out: list[int] = []
         for c in candidates:
             if c in checked:
                 continue
-            if edges[c]:
+            if edges[c] or (c not in changed and cluster[c] not in broken):
                 checked.add(c)
                 continue
             colour = colours[c]
+            if self._descends(colours, c, colour, changed):
+                checked.add(c)
+                continue
             visited = {c}
-            stack = [c]
+            queue = [c]
             safe = False
-            while stack and not safe:
-                i = stack.pop()
+            k = 0
+            while k < len(queue) and not safe:
+                i = queue[k]
+                k += 1
                 for j in point[i]:
                     if j not in visited and colours[j] == colour:
-                        if edges[j]:
+                        if edges[j] or (j not in changed and cluster[j] not in broken):
                             safe = True
                             break
                         visited.add(j)
-                        stack.append(j)
+                        queue.append(j)
             checked |= visited
             if not safe:
                 out.extend(visited)
         return out
 
-    def _winner(self, colours: bytearray, starts: list[int]) -> int | None:
+    def _descends(self, colours: bytearray, c: int, colour: int, changed: set[int]) -> bool:
+        """A path of unchanged pieces of ``colour`` with falling edge distance leads from
+        ``c`` to a piece touching a side (a quick proof that ``c``'s cluster is safe)."""
+        point, edges, dist = self.point, self.edges, self.dist
+        i = c
+        while not edges[i]:
+            here = dist[i]
+            for j in point[i]:
+                if dist[j] < here and j not in changed and colours[j] == colour:
+                    i = j
+                    break
+            else:
+                return False
+        return True
+
+    def _winner(self, colours: bytearray, starts: list[int], changed: set[int]) -> int | None:
         """The colour of a four-sided chain through one of ``starts``, if any.
 
         A chain now is made of pieces of the base colouring's chains of its colour and of
         recoloured pieces; the sides those touch bound the sides it can touch, and only a
         bound of all four sides needs the exact search."""
         side, edges = self.side, self.edges
-        base = self.colours
-        changed = {i for i in range(len(base)) if base[i] != colours[i]}
         seen: set[int] = set()
         for s in starts:
             if s in seen or self._bound(colours, s, changed) != ALL_SIDES:

@@ -195,6 +195,47 @@ class CrumblePosition:
         return chain, masks
 
     @cached_property
+    def clusters(self) -> list[int]:
+        """Each piece's cluster number (same colour, joined through sides or corners)."""
+        state, board = self.state, self.board
+        colours = state.colours
+        cluster = [-1] * len(state.rects)
+        number = 0
+        for start in range(len(cluster)):
+            if cluster[start] >= 0:
+                continue
+            cluster[start] = number
+            stack = [start]
+            while stack:
+                i = stack.pop()
+                for j in board.point[i]:
+                    if cluster[j] < 0 and colours[j] == colours[start]:
+                        cluster[j] = number
+                        stack.append(j)
+            number += 1
+        return cluster
+
+    @cached_property
+    def edge_distance(self) -> list[int]:
+        """Each piece's distance, in point contacts through its own colour, from a piece
+        touching a board side (0 for those); every piece of a position has one."""
+        state, board = self.state, self.board
+        colours = state.colours
+        dist = [-1] * len(state.rects)
+        queue = [i for i in range(len(dist)) if board.edges[i]]
+        for i in queue:
+            dist[i] = 0
+        k = 0
+        while k < len(queue):
+            i = queue[k]
+            k += 1
+            for j in board.point[i]:
+                if dist[j] < 0 and colours[j] == colours[i]:
+                    dist[j] = dist[i] + 1
+                    queue.append(j)
+        return dist
+
+    @cached_property
     def winners(self) -> frozenset[int]:
         state = self.state
         return frozenset(four_sided_colours(state.rects, state.colours, self.board))
