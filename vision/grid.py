@@ -176,6 +176,7 @@ class GridConfig:
     board_min_chroma: float = 6.0  # floor on the board's chroma (Lab a/b units)
     # A place holds a stone when this fraction of its disc says so.
     stone_fraction: float = 0.5
+    black_share: float = 0.35  # of those, this share dark: a black stone
     # Shadows: a hand's shadow or a stone's darkens a pixel; with a reference
     # the lightness of the whole board is matched first (the light changes).
 
@@ -462,9 +463,13 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
     dark_frac = (dark * valid).sum(axis=1) / count
     white_frac = (white * valid).sum(axis=1) / count
     labels = np.full(len(dark_frac), EMPTY)
-    stone = np.maximum(dark_frac, white_frac) >= config.stone_fraction
-    labels[stone & (dark_frac >= white_frac)] = BLACK
-    labels[stone & (white_frac > dark_frac)] = WHITE
+    # Glare on a black stone reads as white pixels; nothing on a white stone
+    # reads dark: a stone with a good share of dark pixels is black.
+    total = dark_frac + white_frac
+    stone = total >= config.stone_fraction
+    black = dark_frac >= config.black_share * total
+    labels[stone & black] = BLACK
+    labels[stone & ~black] = WHITE
     cols = sampler.spec.cols
     grid = tuple("".join(labels[r * cols:(r + 1) * cols]) for r in range(sampler.spec.rows))
     return GridReading(grid, tuple(float(v) for v in dark_frac),

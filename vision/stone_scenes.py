@@ -42,9 +42,10 @@ WOODS: dict[str, BGR] = {
 CHESS_SCHEMES: dict[str, tuple[BGR, BGR, BGR]] = {
     "wood": ((150, 200, 228), (60, 105, 160), (45, 80, 120)),
     "walnut": ((170, 210, 225), (50, 75, 105), (70, 95, 120)),
-    "green": ((205, 235, 238), (85, 150, 118), (230, 235, 235)),
-    "tournament": ((190, 225, 235), (70, 120, 175), (200, 225, 235)),
+    "tournament": ((170, 215, 235), (70, 120, 175), (200, 225, 235)),
 }
+# Left out: boards whose light squares are as white as a white stone ("green",
+# cream): the reader tells a white stone by its colour and light, not its outline.
 STYLES = ("slate-shell", "glass", "matt", "yunzi")
 _FLIP = np.array([1.0, -1.0, 1.0])
 
@@ -128,7 +129,9 @@ def random_camera(rng: np.random.Generator, half: tuple[float, float], margin: f
         tilt = math.pi / 2 - elevation
         # The player's side (the bottom rows; the world's y is mirrored) faces the camera.
         azimuth = -math.pi / 2 + rng.uniform(-0.6, 0.6)
-        distance = rng.uniform(1.8, 3.2) * max(hx, hy)
+        focal = rng.uniform(0.7, 1.3) * w
+        # The board fills a half to nine tenths of the picture's height.
+        distance = focal * 2 * max(hx + margin, hy + margin) / (rng.uniform(0.6, 1.0) * h)
         position = np.array([math.sin(tilt) * math.cos(azimuth) * distance,
                              math.sin(tilt) * math.sin(azimuth) * distance,
                              math.cos(tilt) * distance])
@@ -138,7 +141,6 @@ def random_camera(rng: np.random.Generator, half: tuple[float, float], margin: f
         forward = (target - position) / np.linalg.norm(target - position)
         if abs(np.dot(up, forward)) > 0.95:
             up = np.array([0.0, -1.0, 0.0]) if abs(forward[1]) < 0.9 else np.array([1.0, 0, 0])
-        focal = rng.uniform(0.7, 1.3) * w
         camera = Camera(tuple(position), _look_at(position, target, up), focal, size)
         mx, my = hx + margin, hy + margin
         outer = np.array([[-mx, -my, 0], [mx, -my, 0], [mx, my, 0], [-mx, my, 0]], np.float64)
