@@ -307,8 +307,10 @@ def _texture(scene: StoneScene, tex_per_mm: float) -> tuple[Image, float, float]
         cell = side / 6
         card = side + 2 * cell
         for index, (sx, sy) in enumerate(((-1, -1), (1, -1), (1, 1), (-1, 1))):
-            cx = sx * (hx + border[0])
-            cy = sy * (hy + border[1])
+            # Go boards: the cards touch the board's corners; chessboards: the squares'.
+            inset = border if scene.spec.kind == "points" else (0.0, 0.0)
+            cx = sx * (hx + inset[0])
+            cy = sy * (hy + inset[1])
             xa, xb = sorted((cx, cx + sx * card))
             ya, yb = sorted((cy, cy + sy * card))
             cv2.rectangle(tex, pt(xa, ya), pt(xb, yb), (245, 245, 245), -1)
