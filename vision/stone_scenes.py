@@ -506,7 +506,7 @@ def hand_path(scene: StoneScene, target: tuple[int, int], frames: int,
 
 
 def game_video(scene: StoneScene, grids: Sequence[Mapping[tuple[int, int], str]], *,
-               still_frames: int = 5, hand_frames: int = 6, seed: int = 0,
+               still_frames: int = 8, hand_frames: int = 6, seed: int = 0,
                steps: Sequence[Sequence[Mapping[tuple[int, int], str]]] | None = None,
                ) -> list[StoneFrame]:
     """Frames of a game: the board still, then for each position in ``grids`` a hand
