@@ -111,9 +111,10 @@ def run_game(args: Any) -> int:
     """``raindrop play --game GAME [KEY=VALUE...]``."""
     from companion.cli.play import make_now
 
-    if args.board not in (None, "none", "sim"):
+    camera = args.board is not None and args.board.split(":")[0] in ("camera", "camera-cells")
+    if args.board not in (None, "none", "sim") and not camera:
         raise CommandError(f"--board {args.board}: {args.game} is played with typed turns "
-                           f"here (use --board none)")
+                           f"or followed with --board camera[:SOURCE] (use --board none)")
     now, fake = make_now()
     session, journal = start_session(args.game, list(args.options), clock_text=args.clock,
                             directory=args.data_dir, now=now)
@@ -121,6 +122,14 @@ def run_game(args: Any) -> int:
     terminal.say(f"New game of {session.rules.title}"
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")
+    if camera:
+        from companion.cli.play_stones import follow
+
+        stop = follow(terminal, args.board)
+        try:
+            return terminal.run()
+        finally:
+            stop()
     return terminal.run()
 
 
