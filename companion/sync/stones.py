@@ -322,12 +322,21 @@ class StoneFollower:
         for turn in turns:
             builder = self.rules.builder(pos)
             times: list[tuple[int, int]] = []
+            touched_all: set[str] = set()
+            lifted_unseen = False
             for step_text in steps_of[turn]:
+                before = builder.position.cells()
                 builder = builder.add(step_text)
-                touched = [self._order[c] for c in builder.steps[-1].changes if c in self._order]
+                changes = builder.steps[-1].changes
+                touched_all.update(changes)
+                # A stone replaced by another must have been lifted: a change seen there.
+                lifted_unseen |= any(before.get(c, EMPTY) not in (EMPTY, v) and v != EMPTY
+                                     and c not in self._order for c, v in changes.items())
+                touched = [self._order[c] for c in changes if c in self._order]
                 if touched:
                     times.append((min(touched), max(touched)))
-            if all(a[1] <= b[0] for a, b in itertools.pairwise(times)):
+            if (not lifted_unseen and set(self._order) <= touched_all
+                    and all(a[1] <= b[0] for a, b in itertools.pairwise(times))):
                 fitting.append(turn)
         return fitting
 
