@@ -454,11 +454,13 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
         gain = float(np.median(ratios)) if ratios.size else 1.0
         exp_l = ref_pix[..., 0] * gain
         exp_ab = ref_pix[..., 1:]
-    else:
-        log_l, ab = board_expectation(config, sampler, lab)
-        exp_l = np.exp(log_l)[:, None]
-        exp_ab = ab[:, None, :]
-    dark, white = classify_pixels(config, pix, exp_l, exp_ab)
+    log_l, ab = board_expectation(config, sampler, lab)
+    dark, white = classify_pixels(config, pix, np.exp(log_l)[:, None], ab[:, None, :])
+    if reference is not None:
+        # The reference knows each pixel's own board (lines, grain, marks); the
+        # model knows the light of this frame. A pixel either calls a stone's is one.
+        ref_dark, ref_white = classify_pixels(config, pix, exp_l, exp_ab)
+        dark, white = np.maximum(dark, ref_dark), np.maximum(white, ref_white)
     count = np.maximum(valid.sum(axis=1), 1)
     dark_frac = (dark * valid).sum(axis=1) / count
     white_frac = (white * valid).sum(axis=1) / count
