@@ -239,7 +239,7 @@ class GridSampler:
 
 
 def _disc_offsets(radius_px: float) -> tuple[IntArray, IntArray]:
-    r = max(int(math.ceil(radius_px)), 1)
+    r = max(math.ceil(radius_px), 1)
     dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
     keep = dx * dx + dy * dy <= radius_px * radius_px + 0.25
     return dy[keep].astype(np.intp), dx[keep].astype(np.intp)

@@ -245,10 +245,7 @@ def _texture(scene: StoneScene, tex_per_mm: float) -> tuple[Image, float, float]
     """The table, board, lines and markers from straight above; (texture, half w, half h)."""
     hx, hy = scene.half()
     px_, py_ = scene.pitch
-    if scene.spec.kind == "points":
-        border = (0.9 * px_, 0.9 * py_)
-    else:
-        border = (0.55 * px_, 0.55 * py_)
+    border = (0.9 * px_, 0.9 * py_) if scene.spec.kind == "points" else (0.55 * px_, 0.55 * py_)
     extra = 2.2 * max(px_, py_) if scene.markers else 0.6 * max(px_, py_)
     half_w = hx + border[0] + extra
     half_h = hy + border[1] + extra

@@ -287,8 +287,8 @@ class StoneFollower:
                 f"the sensed board has {len(target)} cells"
                 + (f" (unknown: {', '.join(unknown[:3])})" if unknown else "")
                 + f"; the game's board has {len(cells)}")
-        occupancy = snapshot.occupancy_only or all(
-            v in (EMPTY, OCCUPIED) for v in target.values()) and OCCUPIED in target.values()
+        occupancy = snapshot.occupancy_only or (all(
+            v in (EMPTY, OCCUPIED) for v in target.values()) and OCCUPIED in target.values())
         if not _differences(cells, target, occupancy):
             return BoardUnchanged()
         found = _search(self.rules, pos, target, occupancy)
