@@ -177,6 +177,11 @@ class GridConfig:
     # A place holds a stone when this fraction of its disc says so.
     stone_fraction: float = 0.5
     black_share: float = 0.35  # of those, this share dark: a black stone
+    # A point grid's lines seen round a point (darker than the board between
+    # them, by this ratio of medians) say no white stone stands there: glare on
+    # the board keeps the lines, a stone hides them.
+    cross_ring: tuple[float, float] = (0.12, 0.38)
+    cross_visible: float = 0.93
     # Shadows: a hand's shadow or a stone's darkens a pixel; with a reference
     # the lightness of the whole board is matched first (the light changes).
 
@@ -236,6 +241,8 @@ class GridSampler:
     between_parity: IntArray  # (k,) chessboard square colour (0 light-ish class, 1 other)
     place_parity: IntArray  # (places,)
     centres: FloatArray  # (places, 2) in pitches
+    cross: IntArray | None = None  # (places, k) a point grid's lines right round each point
+    cross_off: IntArray | None = None  # (places, j) the board between those lines
 
 
 def _disc_offsets(radius_px: float) -> tuple[IntArray, IntArray]:
@@ -307,8 +314,27 @@ def make_grid_sampler(config: GridConfig, geometry: GridGeometry) -> GridSampler
         bdy, bdx = _disc_offsets(0.07 * p)
     bpx = (between_xy + m) * p
     between = _gather(bpx[:, 0], bpx[:, 1], bdy, bdx, (height, width))
+    cross = cross_off = None
+    if points:
+        # Round each point where its stone stands: the lines (seen on an empty
+        # board, even under glare or shadow; hidden by a stone) and the board between.
+        inner, outer = config.cross_ring
+        r = int(math.ceil(outer * p))
+        ody, odx = np.mgrid[-r:r + 1, -r:r + 1]
+        dist = np.hypot(odx, ody) / p
+        ring = (dist >= inner) & (dist <= outer)
+        on = ring & ((np.abs(odx) < config.line_band * p) | (np.abs(ody) < config.line_band * p))
+        off = ring & (np.abs(odx) > 1.5 * config.line_band * p) & (
+            np.abs(ody) > 1.5 * config.line_band * p)
+        base = (centres + m) * p
+        outside = ~((gx > -band) & (gx < spec.cols - 1 + band) & (gy > -band)
+                    & (gy < spec.rows - 1 + band))
+        cross = _gather(base[:, 0], base[:, 1], ody[on].astype(np.intp), odx[on].astype(np.intp),
+                        (height, width), outside)
+        cross_off = _gather(base[:, 0], base[:, 1], ody[off].astype(np.intp),
+                            odx[off].astype(np.intp), (height, width), outside)
     return GridSampler(spec, (height, width), disc, between, between_xy, parity,
-                       place_parity, centres)
+                       place_parity, centres, cross, cross_off)
 
 
 # ----------------------------------------------------------------------------
@@ -465,6 +491,10 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
     dark_frac = (dark * valid).sum(axis=1) / count
     white_frac = (white * valid).sum(axis=1) / count
     labels = np.full(len(dark_frac), EMPTY)
+    if sampler.cross is not None and sampler.cross_off is not None:
+        # Only against white: glare on the board looks white, and a black stone
+        # standing off its point can leave the board between the lines in view.
+        white_frac = np.where(lines_seen(config, sampler, lab), 0.0, white_frac)
     # Glare on a black stone reads as white pixels; nothing on a white stone
     # reads dark: a stone with a good share of dark pixels is black.
     total = dark_frac + white_frac
@@ -476,6 +506,18 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
     grid = tuple("".join(labels[r * cols:(r + 1) * cols]) for r in range(sampler.spec.rows))
     return GridReading(grid, tuple(float(v) for v in dark_frac),
                        tuple(float(v) for v in white_frac))
+
+
+def lines_seen(config: GridConfig, sampler: GridSampler, lab: FloatArray
+               ) -> npt.NDArray[np.bool_]:
+    """Per point: its lines are seen round it (so no stone stands there)."""
+    assert sampler.cross is not None and sampler.cross_off is not None
+    on, on_ok = _take(lab, sampler.cross)
+    off, off_ok = _take(lab, sampler.cross_off)
+    line = np.nanmedian(np.where(on_ok, on[..., 0], np.nan), axis=1)
+    board = np.nanmedian(np.where(off_ok, off[..., 0], np.nan), axis=1)
+    ratio = line / np.maximum(board, 1.0)
+    return np.asarray(np.nan_to_num(ratio, nan=1.0) < config.cross_visible, np.bool_)
 
 
 def classify_grid(config: GridConfig, image: Image, geometry: GridGeometry,
