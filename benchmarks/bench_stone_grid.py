@@ -66,6 +66,22 @@ def main() -> None:
         print(f"{spec_text:10s} points {n:6d}  wrong with reference {totals[0]:4d} "
               f"({100 * totals[0] / n:.3f}%)  without {totals[1]:4d} ({100 * totals[1] / n:.3f}%)"
               f"  plain peer {totals[2]:4d} ({100 * totals[2] / n:.3f}%)")
+    # The real photos: every point read wrong.
+    from vision.grid_samples import load_grid_photos, wrong_points
+
+    for part in ("dev", "held-out"):
+        count = points = 0
+        for photo in load_grid_photos():
+            if photo.part != part:
+                continue
+            image = cv2.imread(str(photo.path))
+            misread = wrong_points(photo.rows, classify_grid(config, image, photo.geometry).grid)
+            peer = wrong_points(photo.rows, plain_read(config, image, photo.geometry))
+            count += len(misread)
+            points += photo.geometry.spec.cols * photo.geometry.spec.rows
+            print(f"real {part:8s} {photo.path.name}: {len(misread)} wrong (plain peer "
+                  f"{len(peer)}) {' '.join(misread)}")
+        print(f"real {part}: {count} of {points} points wrong ({100 * count / points:.2f}%)")
     # Time a frame: 19 x 19 at 1280 x 720.
     spec = GridSpec.parse("points:19")
     scene = random_stone_scene(np.random.default_rng(HELD_OUT), spec, size=(1280, 720))
