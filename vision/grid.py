@@ -182,10 +182,12 @@ class GridConfig:
     # the board keeps the lines, a stone hides them.
     cross_ring: tuple[float, float] = (0.12, 0.38)
     cross_visible: float = 0.93
-    # Without a reference, a white stone's disc over the board at the four
-    # squares round it: on 24 synthetic dev scenes (points:9 and 19, seeds 40-51)
-    # and the 4 dev photos, 0.98: 4 and 64 points wrong, 1.01: 6 and 40, 1.03: 9
-    # and 18, 1.06: 34 and 12.
+    # Where the lines show faintly (below cross_faint), a white stone's disc must
+    # also be this much lighter than the board at the four squares round it
+    # (glare spreads, a stone ends). Without the cross_faint condition, on 24
+    # synthetic dev scenes (points:9 and 19, seeds 40-51) and the 4 dev photos,
+    # 0.98: 4 and 64 points wrong, 1.01: 6 and 40, 1.03: 9 and 18, 1.06: 34 and 12.
+    cross_faint: float = 0.98
     white_lift: float = 1.03
     # Shadows: a hand's shadow or a stone's darkens a pixel; with a reference
     # the lightness of the whole board is matched first (the light changes).
@@ -502,8 +504,9 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
         # same glare). Glare keeps the lines in view, and it spreads where a white
         # stone ends, lighter than the board right round it. Only against white:
         # a black stone standing off its point can leave the lines in view.
-        not_white = (lines_seen(config, sampler, lab)
-                     | (local_lift(sampler, lab) < config.white_lift))
+        cross = cross_ratio(sampler, lab)
+        not_white = (cross < config.cross_visible) | (
+            (cross < config.cross_faint) & (local_lift(sampler, lab) < config.white_lift))
     # Glare on a black stone reads as white pixels; nothing on a white stone
     # reads dark: a stone with a good share of dark pixels is black.
     total = dark_frac + white_frac
@@ -517,16 +520,15 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
                        tuple(float(v) for v in white_frac))
 
 
-def lines_seen(config: GridConfig, sampler: GridSampler, lab: FloatArray
-               ) -> npt.NDArray[np.bool_]:
-    """Per point: its lines are seen round it (so no stone stands there)."""
+def cross_ratio(sampler: GridSampler, lab: FloatArray) -> FloatArray:
+    """Per point: the lightness of its lines right round it over the board's between
+    them (medians; about 1 where a stone hides both, 1 where unknown)."""
     assert sampler.cross is not None and sampler.cross_off is not None
     on, on_ok = _take(lab, sampler.cross)
     off, off_ok = _take(lab, sampler.cross_off)
     line = np.nanmedian(np.where(on_ok, on[..., 0], np.nan), axis=1)
     board = np.nanmedian(np.where(off_ok, off[..., 0], np.nan), axis=1)
-    ratio = line / np.maximum(board, 1.0)
-    return np.asarray(np.nan_to_num(ratio, nan=1.0) < config.cross_visible, np.bool_)
+    return np.asarray(np.nan_to_num(line / np.maximum(board, 1.0), nan=1.0), np.float32)
 
 
 def local_lift(sampler: GridSampler, lab: FloatArray) -> FloatArray:

@@ -189,9 +189,15 @@ class CameraGridReader(CameraBoardReader):
             on_snapshot(StoneSnapshot(self.layout.cells_of(grid), timestamp, self.name))
 
 
-def open_grid_board(argument: str, spec_text: str, layout: GridLayout) -> CameraGridReader:
-    """The ``camera[:SOURCE]`` board for a stone game of grid ``spec_text`` (``points:19``)."""
+def open_grid_board(argument: str, spec_text: str, layout: GridLayout, *,
+                    empty_start: bool = True) -> CameraGridReader:
+    """The ``camera[:SOURCE]`` board for a stone game of grid ``spec_text`` (``points:19``).
+
+    ``empty_start``: the game starts on the empty board, whose first still view
+    becomes the reference (Raindrops starts full: it is read without one).
+    """
     try:
-        return CameraGridReader(parse_source(argument), GridSpec.parse(spec_text), layout)
+        return CameraGridReader(parse_source(argument), GridSpec.parse(spec_text), layout,
+                                empty_start=empty_start)
     except VisionError as error:
         raise BoardSourceError(f"camera: {error}") from error

@@ -310,8 +310,9 @@ def open_board(argument: str) -> CameraBoardReader:
     return CameraBoardReader(source, calibration=calibration)
 
 
-def open_grid_board(argument: str, spec_text: str, layout: Any) -> Any:
+def open_grid_board(argument: str, spec_text: str, layout: Any, *,
+                    empty_start: bool = True) -> Any:
     """The camera board for a stone game (see :func:`vision.grid_reader.open_grid_board`)."""
     from vision.grid_reader import open_grid_board as open_grid
 
-    return open_grid(argument, spec_text, layout)
+    return open_grid(argument, spec_text, layout, empty_start=empty_start)

@@ -93,7 +93,9 @@ def open_stone_board(spec: str, terminal: Any) -> Any:
         module = importlib.import_module(target.partition(":")[0])
         width, height = layout.size
         size = f"{width}" if width == height else f"{width}x{height}"
-        return module.open_grid_board(argument, f"{BOARDS[name]}:{size}", layout)
+        empty = all(v == "." for v in terminal.session.position.cells().values())
+        return module.open_grid_board(argument, f"{BOARDS[name]}:{size}", layout,
+                                      empty_start=empty)
     except ImportError as error:
         raise CommandError(f"the camera board needs a missing dependency ({error.name})") from None
     except (BoardSourceError, StoneSyncError) as error:

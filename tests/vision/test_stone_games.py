@@ -59,7 +59,9 @@ def play_watched(game: str, options: dict[str, str], spec_text: str, seed: int
         played.append(turn)
         positions.append((pos, after))
         pos = after
-    pipeline = GridPipeline(scene.geometry())
+    start_empty = all(v == "." for v in rules.start(**options).cells().values())
+    scene = scene.with_stones(_places(layout, dict(rules.start(**options).cells())), rng)
+    pipeline = GridPipeline(scene.geometry(), empty_start=start_empty)
     settler = GridSettler()
     # Render the board changes only; typed turns (a komi) show no change.
     shown = [(b, t) for (a, b), t in zip(positions, played, strict=True)
@@ -101,6 +103,8 @@ CASES = [
     ("dropper", {"size": "8"}, "cells:8", 1),
     ("dropper", {"size": "9"}, "points:9", 2),
     ("rumbo", {"size": "9", "komi": "5"}, "points:9", 3),
+    ("raindrops", {"size": "8"}, "points:8", 4),
+    ("raindrops", {"size": "9", "layout": "sparse"}, "points:9", 5),
 ]
 
 
