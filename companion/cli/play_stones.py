@@ -1,7 +1,10 @@
 """``raindrop play --game GAME --board camera``: the terminal game follows a physical board.
 
-The board source (the camera reader, found through the ``raindrop.boards``
-entry point, so the core never imports OpenCV) reports settled boards;
+The board source reports settled boards: the camera reader (found through
+the ``raindrop.boards`` entry point, so the core never imports OpenCV), or
+for Dropper on 8 x 8 the reed-switch board (``serial[:PORT]``), which sees
+only whether a square is occupied: every change it reports is noted, and the
+order of changes tells turns apart that end on the same occupancy.
 :class:`~companion.sync.stones.StoneFollower` judges each against the game:
 a legal turn is played, several are named for the players to type the one
 they meant, and a board that fits no turn is explained in words. Typed
@@ -16,8 +19,16 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import chess
+
 from companion.cli import CommandError
-from companion.sensors.source import BoardSourceError, SourceStatus, available_sources
+from companion.sensors.snapshot import BoardSnapshot
+from companion.sensors.source import (
+    BoardSourceError,
+    SourceStatus,
+    available_sources,
+    open_board_source,
+)
 from companion.sync.stones import (
     BoardMismatch,
     GridLayout,
@@ -32,7 +43,21 @@ from companion.sync.stones import (
 LOGGER = logging.getLogger(__name__)
 
 BOARDS = {"camera": "points", "camera-cells": "cells"}
-"""Board names for stone games: a Go board's points, or a chessboard's cells."""
+"""Camera boards for stone games: a Go board's points, or a chessboard's cells."""
+OCCUPANCY_BOARDS = ("serial",)
+"""Occupancy-only boards (reed switches on an 8 x 8 chessboard)."""
+
+
+def occupancy_snapshot(snapshot: BoardSnapshot, layout: GridLayout) -> StoneSnapshot:
+    """A reed board's occupied squares as a stone board (``x`` occupied)."""
+    cells = {layout.cell(r, c): "." for r in range(len(layout.rows))
+             for c in range(len(layout.columns))}
+    for square in snapshot.occupied:
+        name = chess.square_name(square)
+        if name not in cells:
+            raise StoneSyncError(f"the board reports {name}, which this game's board lacks")
+        cells[name] = "x"
+    return StoneSnapshot(cells, snapshot.timestamp, snapshot.source)
 
 
 class StoneBoardLink:
@@ -45,7 +70,22 @@ class StoneBoardLink:
         self.follower = StoneFollower(terminal.rules)
         self.last_message = ""
 
-    def on_snapshot(self, snapshot: StoneSnapshot) -> None:
+    def on_board(self, snapshot: BoardSnapshot) -> None:
+        """An occupancy-only board's snapshot (every change it reports)."""
+        with self.lock:
+            try:
+                board = occupancy_snapshot(snapshot, GridLayout.of(self.terminal.session.position))
+            except StoneSyncError as error:
+                self.say(f"Board: {error}")
+                return
+            self.follower.changes(board)
+            self.on_snapshot(board, in_hand=any(
+                v != "." and board.cells.get(c) == "."
+                for c, v in self.terminal.session.position.cells().items()))
+
+    def on_snapshot(self, snapshot: StoneSnapshot, *, in_hand: bool = False) -> None:
+        """A settled board; ``in_hand``: a stone of the position is lifted (a reed
+        board reports every act), so a board that fits nothing yet is not wrong."""
         with self.lock:
             session = self.terminal.session
             if session.is_over:
@@ -57,8 +97,9 @@ class StoneBoardLink:
                 return
             if isinstance(verdict, TurnSeen):
                 session.play(verdict.turn)
-                self.follower.new_turn()
+                self.follower.new_turn(snapshot)
                 self.terminal.builder = None
+                self.last_message = ""
                 self.terminal.draw()
                 return
             if isinstance(verdict, TurnsFit):
@@ -66,6 +107,8 @@ class StoneBoardLink:
             elif isinstance(verdict, TurnUnfinished):
                 message = f"Turn so far: {''.join(verdict.steps)}. {verdict.message}."
             elif isinstance(verdict, BoardMismatch):
+                if in_hand:
+                    return
                 message = verdict.message
             else:
                 return
@@ -83,7 +126,8 @@ def open_stone_board(spec: str, terminal: Any) -> Any:
     name, _, argument = spec.partition(":")
     if name not in BOARDS:
         raise CommandError(f"--board {spec}: a stone game follows --board camera[:SOURCE] (a Go "
-                           "board) or camera-cells[:SOURCE] (stones on a chessboard's squares), "
+                           "board), camera-cells[:SOURCE] (stones on a chessboard's squares) "
+                           "or, for Dropper on 8 x 8, serial[:PORT] (the reed-switch board); "
                            "or none")
     target = available_sources().get("camera")
     if target is None:
@@ -102,9 +146,23 @@ def open_stone_board(spec: str, terminal: Any) -> Any:
         raise CommandError(str(error)) from None
 
 
+def open_occupancy_board(spec: str, terminal: Any) -> Any:
+    """The reed-switch board for a game on an 8 x 8 grid named like a chessboard."""
+    layout = GridLayout.of(terminal.session.position)
+    if layout.columns != tuple("abcdefgh") or layout.rows != tuple(range(8, 0, -1)):
+        raise CommandError(f"--board {spec}: the reed-switch board is 8 x 8; this game's board "
+                           f"is {layout.size[0]} x {layout.size[1]}")
+    try:
+        return open_board_source(spec)
+    except BoardSourceError as error:
+        raise CommandError(str(error)) from None
+
+
 def follow(terminal: Any, spec: str) -> Callable[[], None]:
     """Start following the board; returns the function that stops it."""
-    source = open_stone_board(spec, terminal)
+    occupancy = spec.partition(":")[0] in OCCUPANCY_BOARDS
+    source = (open_occupancy_board(spec, terminal) if occupancy
+              else open_stone_board(spec, terminal))
     link = StoneBoardLink(terminal, terminal.say)
     handle = terminal.handle
 
@@ -116,6 +174,6 @@ def follow(terminal: Any, spec: str) -> Callable[[], None]:
             return done
 
     terminal.handle = locked
-    source.start(link.on_snapshot, link.on_status)
+    source.start(link.on_board if occupancy else link.on_snapshot, link.on_status)
     terminal.say(f"Following the board ({spec}); typed commands work too.")
     return source.stop  # type: ignore[no-any-return]

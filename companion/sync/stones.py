@@ -264,10 +264,11 @@ class StoneFollower:
         self._clock = itertools.count()
         self._last: dict[str, str] | None = None
 
-    def new_turn(self) -> None:
-        """Forget the order of changes (a turn was committed or undone)."""
+    def new_turn(self, board: StoneSnapshot | None = None) -> None:
+        """Forget the order of changes (a turn was committed or undone); ``board`` is
+        what the sensor shows now, the start of the next turn's changes."""
         self._order.clear()
-        self._last = None
+        self._last = None if board is None else dict(board.cells)
 
     def changes(self, snapshot: StoneSnapshot) -> None:
         """Note which cells a board differs in from the one before (order of changes)."""
