@@ -114,3 +114,32 @@ def test_every_turn_committed_right(game: str, options: dict[str, str], spec: st
     count, problems = play_watched(game, options, spec, seed)
     assert not problems, problems
     assert count >= 3
+
+
+def test_camera_grid_reader_reports_settled_boards_from_a_video() -> None:
+    """The reader thread on a video (a fake capture): it finds the grid by itself (the
+    corner markers) and sends each settled board once, as the game's cells."""
+    from vision.grid_reader import CameraGridReader
+    from vision_helpers import FakeCapture
+
+    rules: Any = games.get("dropper")
+    pos = rules.start(size="9")
+    layout = GridLayout.of(pos)
+    rng = np.random.default_rng(11)
+    scene = random_stone_scene(rng, GridSpec.parse("points:9"), fraction=0.0, markers=True,
+                               size=(1280, 720))
+    boards = []
+    for turn in ("e5", "e5>f5+a1", "e5>d5+i9"):
+        pos = rules.play(pos, turn)
+        boards.append(dict(pos.cells()))
+    frames = game_video(scene, [_places(layout, b) for b in boards], seed=11)
+    seen: list[dict[str, str]] = []
+    statuses: list[str] = []
+    reader = CameraGridReader("game.avi", GridSpec.parse("points:9"), layout, live=False,
+                              capture_factory=lambda _s: FakeCapture([f.image for f in frames]))
+    reader.start(lambda snap: seen.append(dict(snap.cells)),
+                 lambda status: statuses.append(status.message))
+    assert reader.wait(120)
+    assert "grid found" in statuses
+    empty = {cell: "." for cell in layout.cells_of(["." * 9] * 9)}
+    assert seen == [empty, *boards]
