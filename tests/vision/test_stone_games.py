@@ -119,8 +119,9 @@ def test_every_turn_committed_right(game: str, options: dict[str, str], spec: st
 def test_camera_grid_reader_reports_settled_boards_from_a_video() -> None:
     """The reader thread on a video (a fake capture): it finds the grid by itself (the
     corner markers) and sends each settled board once, as the game's cells."""
-    from vision.grid_reader import CameraGridReader
     from vision_helpers import FakeCapture
+
+    from vision.grid_reader import CameraGridReader
 
     rules: Any = games.get("dropper")
     pos = rules.start(size="9")
