@@ -188,6 +188,17 @@ class GridConfig:
     # synthetic dev scenes (points:9 and 19, seeds 40-51) and the 4 dev photos,
     # 0.98: 4 and 64 points wrong, 1.01: 6 and 40, 1.03: 9 and 18, 1.06: 34 and 12.
     cross_faint: float = 0.98
+    # Cells: a white stone on a light square of nearly its colour shows by its
+    # outline: the lightness gradient on a ring round it (rim_width either side
+    # of the stone's radius) at least rim_edge (Lab L a pixel; on 30 dev scenes,
+    # seeds 100-129, empty squares' 99th percentile was 2.8, white stones' 1st
+    # 2.5), its disc at least rim_light of the square's lightness and greyer
+    # than the square (rim_grey of its chroma), or the outline sharper (rim_sharp).
+    rim_width: float = 0.1
+    rim_edge: float = 3.0
+    rim_light: float = 0.85
+    rim_grey: float = 0.9
+    rim_sharp: float = 4.5
     white_lift: float = 1.03
     # Shadows: a hand's shadow or a stone's darkens a pixel; with a reference
     # the lightness of the whole board is matched first (the light changes).
@@ -250,6 +261,7 @@ class GridSampler:
     centres: FloatArray  # (places, 2) in pitches
     cross: IntArray | None = None  # (places, k) a point grid's lines right round each point
     cross_off: IntArray | None = None  # (places, j) the board between those lines
+    rim: IntArray | None = None  # (places, k) a cell grid's ring where a stone's edge is seen
 
 
 def _disc_offsets(radius_px: float) -> tuple[IntArray, IntArray]:
@@ -340,8 +352,18 @@ def make_grid_sampler(config: GridConfig, geometry: GridGeometry) -> GridSampler
                         (height, width), outside)
         cross_off = _gather(base[:, 0], base[:, 1], ody[off].astype(np.intp),
                             odx[off].astype(np.intp), (height, width), outside)
+    rim = None
+    if not points:
+        # Where a stone's outline is seen: round the middle of its height.
+        middle = (centres + shift * 0.6 + m) * p
+        r = math.ceil((radius + config.rim_width) * p)
+        ody, odx = np.mgrid[-r:r + 1, -r:r + 1]
+        dist = np.hypot(odx, ody) / p
+        ring = np.abs(dist - radius) <= config.rim_width
+        rim = _gather(middle[:, 0], middle[:, 1], ody[ring].astype(np.intp),
+                      odx[ring].astype(np.intp), (height, width))
     return GridSampler(spec, (height, width), disc, between, between_xy, parity,
-                       place_parity, centres, cross, cross_off)
+                       place_parity, centres, cross, cross_off, rim)
 
 
 # ----------------------------------------------------------------------------
@@ -488,6 +510,7 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
         exp_l = ref_pix[..., 0] * gain
         exp_ab = ref_pix[..., 1:]
     log_l, ab = board_expectation(config, sampler, lab)
+    exp_l_board, exp_ab_board = np.exp(log_l), ab
     dark, white = classify_pixels(config, pix, np.exp(log_l)[:, None], ab[:, None, :])
     if reference is not None:
         # The reference knows each pixel's own board (lines, grain, marks); the
@@ -514,10 +537,33 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
     black = dark_frac >= config.black_share * total
     labels[stone & black] = BLACK
     labels[stone & ~black & ~not_white] = WHITE
+    if sampler.rim is not None:
+        edges = rim_edges(lab, warped.shape[:2], sampler.rim)
+        outlined = (~stone) & (edges >= config.rim_edge)
+        level = np.nanmedian(np.where(valid, pix[..., 0], np.nan), axis=1)
+        chroma = np.nanmedian(np.where(valid, np.linalg.norm(pix[..., 1:], axis=-1), np.nan),
+                              axis=1)
+        board_l = np.asarray(exp_l_board).ravel()
+        board_c = np.maximum(np.linalg.norm(np.asarray(exp_ab_board).reshape(-1, 2), axis=1),
+                             config.board_min_chroma)
+        pale = (level >= config.rim_light * board_l) & (
+            (chroma < config.rim_grey * board_c) | (edges >= config.rim_sharp))
+        labels[outlined & pale] = WHITE
     cols = sampler.spec.cols
     grid = tuple("".join(labels[r * cols:(r + 1) * cols]) for r in range(sampler.spec.rows))
     return GridReading(grid, tuple(float(v) for v in dark_frac),
                        tuple(float(v) for v in white_frac))
+
+
+def rim_edges(lab: FloatArray, shape: tuple[int, ...], rim: IntArray) -> FloatArray:
+    """Per place: the mean lightness gradient (Lab L a pixel) on its rim."""
+    grey = lab[:, 0].reshape(shape[0], shape[1])
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) * 0.125
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) * 0.125
+    magnitude = np.hypot(gx, gy).ravel()
+    ok = rim >= 0
+    values = magnitude[np.where(ok, rim, 0)]
+    return np.asarray((values * ok).sum(axis=1) / np.maximum(ok.sum(axis=1), 1), np.float32)
 
 
 def cross_ratio(sampler: GridSampler, lab: FloatArray) -> FloatArray:
