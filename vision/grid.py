@@ -173,10 +173,14 @@ class GridConfig:
     dark_colour_loss: float = 0.6  # this far from it (over the board's chroma)
     white_ratio: float = 0.85  # at least this light, and
     white_colour_loss: float = 0.55  # this far (over the board's chroma) from the board's colour
-    # Or this much lighter: a pale board has little colour to lose (its white
-    # stones were missed: the 4 dev photos 18 -> 14 points wrong, synthetic alike).
+    # Or, on a pale board (chroma under pale_chroma: little colour to lose),
+    # this much lighter. The pale dev photo go19_45 lost 8 white stones without
+    # it (its board's chroma 7.8; the synthetic woods' are 20 to 35, where
+    # brighter alone read glare on glassy black stones and wood as white).
     white_bright: float = 1.15
+    pale_chroma: float = 12.0
     board_min_chroma: float = 6.0  # floor on the board's chroma (Lab a/b units)
+    board_dark_cut: float = 0.3  # board samples darker than the median by this (log) are left out
     # A place holds a stone when this fraction of its disc says so.
     stone_fraction: float = 0.5
     black_share: float = 0.35  # of those, this share dark: a black stone
@@ -433,6 +437,9 @@ def board_expectation(config: GridConfig, sampler: GridSampler, lab: FloatArray
         chroma = max(float(np.linalg.norm(ab_med)), config.board_min_chroma)
         ok = np.linalg.norm(ab - ab_med, axis=1) < 0.6 * chroma
         ok &= np.isfinite(log_l[rows])
+        # Partly under a black stone: darker than most of the board.
+        if ok.any():
+            ok &= log_l[rows] > float(np.median(log_l[rows][ok])) - config.board_dark_cut
         if ok.sum() < 3:
             ok = np.isfinite(log_l[rows])
         # A stone over a sample makes it far darker (black) or lighter and grey (white).
@@ -493,7 +500,7 @@ def classify_pixels(config: GridConfig, pix: FloatArray, exp_l: FloatArray,
     dark = (ratio < config.dark_ratio) | ((ratio < config.dark_ratio_shadow)
                                            & (loss > config.dark_colour_loss))
     white = ((ratio >= config.white_ratio) & (loss > config.white_colour_loss) & grey) | (
-        ratio >= config.white_bright)
+        (ratio >= config.white_bright) & (board_chroma < config.pale_chroma))
     return dark.astype(np.float32), white.astype(np.float32)
 
 

@@ -84,5 +84,5 @@ def test_real_go_photos_every_wrong_point_listed() -> None:
         assert image is not None, photo.path
         read = classify_grid(GridConfig(), image, photo.geometry).grid
         wrong[photo.part] += [f"{photo.path.name} {w}" for w in wrong_points(photo.rows, read)]
-    assert len(wrong["dev"]) <= 7, wrong["dev"]
-    assert len(wrong["held-out"]) <= 11, wrong["held-out"]
+    assert len(wrong["dev"]) <= 6, wrong["dev"]
+    assert len(wrong["held-out"]) <= 12, wrong["held-out"]
