@@ -69,6 +69,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                           help="a photo of the empty board from the same camera position")
     classify.add_argument("--json", action="store_true",
                           help='print {"grid": [8 strings], ...} as JSON')
+    classify.add_argument("--grid", metavar="points:N|cells:N",
+                          help="read stones on a grid instead of chess pieces: points:19 (a Go "
+                               "board's line crossings), cells:8 (a chessboard's squares), "
+                               "points:9x13; --corners are then the grid's top-left, top-right, "
+                               "bottom-right and bottom-left corner points (or cell corners)")
     _calibration_option(classify)
     classify.set_defaults(func=run_classify)
 
@@ -218,6 +223,8 @@ def classify_image(config: VisionConfig, image: Image, geometry: BoardGeometry,
 
 
 def run_classify(args: argparse.Namespace) -> int:
+    if args.grid:
+        return run_classify_grid(args)
     config = VisionConfig()
     image = _read_image(args.image)
     h, w = image.shape[:2]
@@ -244,6 +251,38 @@ def run_classify(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"grid": list(grid), "method": located.method,
                           "corners_a8_h8_h1_a1": [list(p) for p in located.geometry.corners]}))
+    else:
+        print(format_grid(grid))
+    return 0
+
+
+def run_classify_grid(args: argparse.Namespace) -> int:
+    """``classify --grid``: every point or cell as '.', 'b' or 'w', top row first."""
+    from vision.grid import GridConfig, GridGeometry, GridSpec, classify_grid
+    from vision.grid_locate import locate_grid
+
+    image = _read_image(args.image)
+    h, w = image.shape[:2]
+    try:
+        spec = GridSpec.parse(args.grid)
+        if args.corners:
+            geometry = GridGeometry.from_text(spec, args.corners, (w, h))
+            method = "manual"
+        else:
+            located = locate_grid(VisionConfig(), image, spec)
+            geometry, method = located.geometry, located.method
+    except VisionError as error:
+        hint = "" if args.corners else "; or give the corners with --corners"
+        raise CommandError(f"{error}{hint}") from None
+    reference = None
+    if args.reference:
+        reference = _read_image(args.reference, "reference image")
+        if reference.shape != image.shape:
+            raise CommandError("the reference photo must be the same size as the image")
+    grid = classify_grid(GridConfig(), image, geometry, reference).grid
+    if args.json:
+        print(json.dumps({"grid": list(grid), "method": method,
+                          "corners": [[round(x, 2), round(y, 2)] for x, y in geometry.corners]}))
     else:
         print(format_grid(grid))
     return 0

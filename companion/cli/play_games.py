@@ -114,9 +114,12 @@ def run_game(args: Any) -> int:
     """``raindrop play --game GAME [KEY=VALUE...]``."""
     from companion.cli.play import make_now
 
-    if args.board not in (None, "none", "sim"):
+    followed = args.board is not None and args.board.split(":")[0] in ("camera", "camera-cells",
+                                                                       "serial")
+    if args.board not in (None, "none", "sim") and not followed:
         raise CommandError(f"--board {args.board}: {args.game} is played with typed turns "
-                           f"here (use --board none)")
+                           f"or followed with --board camera[:SOURCE] or serial[:PORT] "
+                           f"(use --board none)")
     now, fake = make_now()
     session, journal = start_session(args.game, list(args.options), clock_text=args.clock,
                             directory=args.data_dir, now=now)
@@ -124,6 +127,14 @@ def run_game(args: Any) -> int:
     terminal.say(f"New game of {session.rules.title}"
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")
+    if followed:
+        from companion.cli.play_stones import follow
+
+        stop = follow(terminal, args.board)
+        try:
+            return terminal.run()
+        finally:
+            stop()
     return terminal.run()
 
 
