@@ -10,8 +10,19 @@ from companion.sync.mirror import BoardMirror
 
 
 def test_mirror_follows_every_change_and_copies_only_when_it_must() -> None:
-    rng = random.Random(4)
-    game = Game(HouseRules(jokers_per_deck=2, joker_effect="remove_piece"), seed=4)
+    # A flip taken back is shuffled back with ``secrets``, so a game's course is not
+    # fixed by its seed: several games make sure redos happen.
+    total_redos = 0
+    for seed in range(4, 12):
+        total_redos += _follow_one_game(seed)
+        if total_redos >= 3:
+            break
+    assert total_redos > 0
+
+
+def _follow_one_game(seed: int) -> int:
+    rng = random.Random(seed)
+    game = Game(HouseRules(jokers_per_deck=2, joker_effect="remove_piece"), seed=seed)
     mirror = BoardMirror(game)
     game.subscribe(mirror.on_event)
     assert mirror.board().rfen() == game.rfen() and mirror.copies == 1
@@ -35,9 +46,10 @@ def test_mirror_follows_every_change_and_copies_only_when_it_must() -> None:
             board = mirror.board()
             assert board.rfen() == game.rfen()
             assert board.actions == game.board.actions
-    assert redos > 0
     # A redo cannot be replayed (its event names no action): those are copied.
-    assert 1 < mirror.copies <= 1 + redos
+    assert 1 <= mirror.copies <= 1 + redos
+    assert (mirror.copies > 1) == (redos > 0)
+    return redos
 
 
 def test_mirror_copies_again_when_it_cannot_follow() -> None:
