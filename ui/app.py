@@ -78,6 +78,10 @@ class RaindropApp(App):  # type: ignore[misc]
     # Navigation -------------------------------------------------------------
 
     def screen(self, name: str) -> Any:
+        if not self.root.has_screen(name):
+            from ui.games.control import make_screen  # the games' screens, made when needed
+
+            self.root.add_widget(make_screen(name))
         return self.root.get_screen(name)
 
     def show(self, name: str) -> None:
@@ -85,6 +89,7 @@ class RaindropApp(App):  # type: ignore[misc]
             self.refresh_home()
         if name == "new_game":
             self.refresh_boards()
+        self.screen(name)
         session = self.session
         if session is not None and not session.over:
             # The clock stands still while the players are away from the game screen.

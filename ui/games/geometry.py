@@ -165,3 +165,21 @@ def changed_cells(before: Position | None, after: Position) -> frozenset[str]:
     old = before.cells()
     return frozenset(cell for cell, content in after.cells().items()
                      if old.get(cell) != content)
+
+
+def owners(rules: object, position: Position) -> dict[str, str]:
+    """Cells in claimed groups -> the owner's mark: Rumbo's CLAIMS grid (its rules file,
+    section 10) marks each stone of a claimed group ``v`` or ``h``. Empty for other games."""
+    if getattr(rules, "name", "") != "rumbo":
+        return {}
+    fields = position.text().split()
+    if len(fields) < 5:
+        return {}
+    rows = fields[4].split("/")
+    marks = {}
+    for index, row in enumerate(rows):
+        number = len(rows) - index
+        for column, mark in enumerate(row):
+            if mark in "vh":
+                marks[f"{LETTERS[column]}{number}"] = mark
+    return marks

@@ -10,7 +10,7 @@ the next steps that change it; when one is left, it is the step. When several ar
   point to place on, then the piece to lift; Dropper: the stone to drop on, then the push
   point), and so on; steps that cannot be told apart by touches are offered as a list.
 
-Steps that change no cell (Rumbo's komi and choice of side) are offered as buttons.
+Steps that change and name no cell (Rumbo's komi and choice of side) are offered as buttons.
 """
 
 from __future__ import annotations
@@ -42,30 +42,35 @@ class Picked:
 
 
 def key_cells(step: Step) -> list[str]:
-    """The cells a player touches for ``step``: those its text names, in order, that it
-    changes; else every cell it changes."""
-    named = [cell for cell in _CELL_IN_TEXT.findall(step.text) if cell in step.changes]
+    """The cells a player touches for ``step``: those its text names, in order (Dropper's
+    ``d5``: the stone to drop on, though nothing changes yet); else every cell it changes."""
     seen: list[str] = []
-    for cell in named:
+    for cell in _CELL_IN_TEXT.findall(step.text):
         if cell not in seen:
             seen.append(cell)
     return seen or sorted(step.changes)
 
 
+def touchable(step: Step) -> set[str]:
+    """Every cell a touch may pick ``step`` by: the cells it names and the cells it changes."""
+    return set(key_cells(step)) | set(step.changes)
+
+
 def first_cells(steps: Iterable[Step]) -> frozenset[str]:
     """The cells where a step may start (the first cell each step's text names)."""
-    return frozenset(key_cells(step)[0] for step in steps if step.changes)
+    return frozenset(cells[0] for cells in map(key_cells, steps) if cells)
 
 
 def candidates(steps: Sequence[Step], touched: Sequence[str]) -> list[Step]:
-    return [step for step in steps if all(cell in step.changes for cell in touched)]
+    return [step for step in steps if set(touched) <= touchable(step)]
 
 
 def next_cells(steps: Sequence[Step], touched: Sequence[str]) -> frozenset[str]:
     """Where a further touch can go after ``touched``."""
     found = candidates(steps, touched)
     named = {cell for step in found for cell in key_cells(step)} - set(touched)
-    return frozenset(named or {cell for step in found for cell in step.changes} - set(touched))
+    return frozenset(named or {cell for step in found for cell in touchable(step)}
+                     - set(touched))
 
 
 def contents(steps: Iterable[Step]) -> list[str]:
@@ -74,7 +79,7 @@ def contents(steps: Iterable[Step]) -> list[str]:
     seen: dict[str, set[str]] = {}
     for step in steps:
         for cell in key_cells(step)[:1]:
-            seen.setdefault(cell, set()).add(step.changes[cell])
+            seen.setdefault(cell, set()).add(step.changes.get(cell, ""))
     mixed = sorted({content for kinds in seen.values() if len(kinds) > 1 for content in kinds})
     return mixed
 
@@ -92,9 +97,9 @@ def pick(steps: Sequence[Step], touched: Sequence[str], cell: str, *,
         return Picked(problem=f"{cell} is not a legal step here")
     if len(found) == 1:
         return Picked(step=found[0])
-    kinds = {step.changes[cell] for step in found}
+    kinds = {step.changes.get(cell, "") for step in found}
     if len(kinds) > 1:
-        chosen = [step for step in found if step.changes[cell] == prefer]
+        chosen = [step for step in found if step.changes.get(cell, "") == prefer]
         if len(chosen) == 1:
             return Picked(step=chosen[0])
         if chosen:
@@ -125,10 +130,10 @@ class ActionGroup:
 
 
 def action_groups(steps: Iterable[Step]) -> list[ActionGroup]:
-    """The steps that change no cell, grouped by the name before ``=``."""
+    """The steps that neither change nor name a cell, grouped by the name before ``=``."""
     groups: dict[str, list[Step]] = {}
     for step in steps:
-        if not step.changes:
+        if not touchable(step):
             groups.setdefault(step.text.partition("=")[0], []).append(step)
     result = []
     for name, members in groups.items():
