@@ -121,24 +121,25 @@ class GamesPlayScreen(Screen):
 
     # Review ---------------------------------------------------------------
 
-    def review_view(self) -> Any:
-        """The layout shown in review (the position ``review_index``)."""
+    def review_view(self, index: float) -> Any:
+        """The layout shown in review: the position ``index`` (0: the start)."""
         positions = self.model.session.positions()
-        index = max(0, min(int(self.review_index), len(positions) - 1))
+        index = max(0, min(int(index), len(positions) - 1))
         return layout_of(self.model.rules, positions[index])
 
     def review_step(self, delta: int) -> None:
         count = len(self.model.session.positions())
         self.review_index = max(0, min(count - 1, int(self.review_index) + delta))
 
-    def review_text(self) -> str:
-        if self.model is None or self.review_index < 0:
+    def review_text(self, index: float) -> str:
+        """What the review shows at position ``index`` (``""`` outside the review)."""
+        if self.model is None or index < 0:
             return ""
         record = self.model.session.record
-        index = int(self.review_index)
+        index = int(index)
         if index == 0:
             return f"Review: the start (of {len(record)} actions)"
-        kind, text, player = record[index - 1]
+        _kind, text, player = record[index - 1]
         return f"Review: {index}. {player.capitalize()} {text} (of {len(record)})"
 
     # Choices and actions ----------------------------------------------------

@@ -42,8 +42,8 @@ class GameSetupScreen(Screen):
     problem = StringProperty("")
     values = DictProperty()
 
-    def on_game(self, *_: Any) -> None:
-        self.build_options()
+    def on_pre_enter(self, *_: Any) -> None:
+        self.build_options()  # every visit starts from the defaults
 
     def build_options(self) -> None:
         box = self.ids.options

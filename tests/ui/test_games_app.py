@@ -1,0 +1,197 @@
+"""The abstract games on the tablet app, played by simulated touches: the shelf, the
+new-game screen built from a game's options, turns built step by step on the board,
+illegal touches explained, undo, a resume from the journal in the middle, the end, the
+review and the exported record. The toy game "row" tests the screens generically; each
+seed game is played to its end (tests below, one per engine)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from companion import games
+from companion.games.record import read_record
+from ui.games.touching import find_button, tap_cell
+
+if TYPE_CHECKING:
+    from app_driver import Driver
+
+from games_app_driver import (
+    open_new_game,
+    play,
+    quit_and_resume,
+    shelf_card,
+    tap_in_list,
+    tap_panel,
+    toy_rules,
+)
+
+
+@pytest.fixture
+def row() -> Any:
+    return toy_rules()
+
+
+def test_the_shelf_shows_every_loadable_game_and_its_rules(driver: Driver, row: Any) -> None:
+    app = driver.app
+    driver.tap(app.screen("home").ids.games)
+    driver.pump(4)
+    shelf = app.screen("games")
+    shown = [card.name for card in reversed(shelf.ids.cards.children)]
+    loadable = []
+    for name in games.names():
+        try:
+            games.get(name)
+            loadable.append(name)
+        except ImportError:
+            pass
+    assert shown == loadable and "row" in shown
+    card = shelf_card(driver, "row")
+    assert "A toy for tests." in driver.texts(card)
+    tap_in_list(driver, find_button(card, text="Rules"))
+    driver.pump(4)
+    modal = driver.open_modals()[0]
+    assert "not installed" in modal.text  # the toy has no rules page
+    driver.tap(find_button(modal, text="Close"))
+    assert not driver.open_modals()
+
+
+def test_the_new_game_screen_explains_each_option_and_names_a_bad_value(
+        driver: Driver, row: Any) -> None:
+    app = driver.app
+    driver.tap(app.screen("home").ids.games)
+    driver.pump(4)
+    card = shelf_card(driver, "row")
+    tap_in_list(driver, find_button(card, text="New game"))
+    setup = app.screen("games_setup")
+    texts = "\n".join(driver.texts(setup))
+    for option in row.options.values():
+        assert option.help in texts
+    find_button(setup.ids.options, option_key="size").text = "40"
+    driver.tap(setup.ids.start)
+    assert app.root.current == "games_setup"
+    assert "size='40' must be 2 to 26" in setup.problem
+    assert setup.problem in driver.texts(setup)
+    find_button(setup.ids.options, option_key="size").text = "4"
+    tap_in_list(driver, find_button(find_button(setup.ids.options, option_key="first"),
+                                    text="w"))
+    driver.tap(setup.ids.start)
+    screen = app.screen("games_play")
+    assert app.root.current == "games_play"
+    assert screen.model.session.position.text() == "row .... w"
+    assert screen.model.session.options == {"size": "4", "first": "w"}
+
+
+def test_a_toy_game_by_touches_with_an_illegal_touch_undo_resume_review_and_export(
+        driver: Driver, row: Any, tmp_path: Path) -> None:
+    screen = open_new_game(driver, "row", {"size": "5"})
+    model = screen.model
+    board = screen.ids.board
+    assert set(board.targets) == {"a1", "b1", "c1", "d1", "e1"}
+    tap_cell(screen, "b1")
+    driver.pump(2)
+    assert model.session.turns == ["b1"]
+    assert board.layout.shape("b1").content == "b"
+    assert list(board.last) == ["b1"]
+    tap_cell(screen, "b1")  # taken: refused, and the far player reads why too
+    driver.pump(2)
+    assert model.session.turns == ["b1"]
+    assert "'b1' is not a legal step here" in model.view.alert
+    assert model.view.alert in driver.texts(screen.ids.far_panel)
+    assert model.view.alert in driver.texts(screen.ids.near_panel)
+    tap_cell(screen, "c1")
+    driver.pump(2)
+    tap_panel(driver, screen, "black", "Undo")
+    assert model.session.turns == ["b1"]
+    tap_cell(screen, "a1")
+    driver.pump(2)
+    assert model.session.turns == ["b1", "a1"]
+
+    screen = quit_and_resume(driver, "row")
+    model = screen.model
+    assert model.session.turns == ["b1", "a1"]
+    assert model.session.to_move == "black"
+    for cell in ("c1", "d1"):
+        tap_cell(screen, cell)
+        driver.pump(2)
+    # Half full: the toy offers a draw claim; play on instead.
+    assert find_button(screen.ids.choices, claim="draw")
+    tap_cell(screen, "e1")
+    driver.pump(2)
+    session = model.session
+    assert session.is_over and session.turns == ["b1", "a1", "c1", "d1", "e1"]
+    assert screen.ids.title.text == "Row: Black wins"
+    assert "Final score: Black 1, White 0" in screen.ids.status.text
+    undo = next(w for w in screen.ids.near_panel.walk() if getattr(w, "text", "") == "Undo")
+    assert undo.disabled  # a finished game is final
+
+    driver.tap(find_button(screen.ids.middle, text="Review"))
+    assert screen.review_index == 0
+    assert screen.ids.board.layout.shape("b1").content == "."
+    driver.tap(find_button(screen.ids.middle, text=">"))
+    assert screen.ids.board.layout.shape("b1").content == "b"
+    assert "1. Black b1" in screen.ids.status.text
+    driver.tap(find_button(screen.ids.middle, text="Done"))
+
+    driver.tap(find_button(screen.ids.middle, text="Save record"))
+    saved = Path(model.view.alert.removeprefix("Record saved to ").rstrip("."))
+    record = read_record(saved.read_text(encoding="utf-8"))
+    assert record.session.turns == session.turns
+    assert record.tags["Result"] == "black"
+
+
+def test_a_draw_claim_and_a_resignation_from_the_far_panel(driver: Driver, row: Any) -> None:
+    screen = open_new_game(driver, "row", {"size": "4"})
+    for cell in ("a1", "b1"):
+        tap_cell(screen, cell)
+        driver.pump(2)
+    driver.tap(find_button(screen.ids.choices, claim="draw"))
+    assert screen.model.session.result.by == "claim"
+    assert screen.ids.title.text == "Row: Draw"
+
+    screen = open_new_game(driver, "row", {"size": "4"})
+    tap_panel(driver, screen, "white", "Resign")
+    tap_panel(driver, screen, "white", "Yes, resign")
+    result = screen.model.session.result
+    assert result.winner == "black" and result.by == "resignation"
+
+
+def play_to_the_end(driver: Driver, name: str, options: dict[str, str], *, undo_at: int,
+                    resume_at: int, limit: int = 400) -> Any:
+    """A whole game of ``name`` by touches: a few turns, an Undo tapped (the turn then
+    played again differently), the app left and the game resumed from the shelf, then
+    turns until the game ends. Returns the play screen."""
+    screen = open_new_game(driver, name, options)
+    play(driver, screen, undo_at)
+    before = list(screen.model.session.record)
+    play(driver, screen, 1)
+    mover = screen.model.session.to_move
+    tap_panel(driver, screen, mover, "Undo")
+    assert screen.model.session.record == before
+    play(driver, screen, resume_at - undo_at)
+    played = list(screen.model.session.record)
+    screen = quit_and_resume(driver, name)
+    assert screen.model.session.record == played
+    play(driver, screen, limit)
+    session = screen.model.session
+    assert session.is_over, f"{name}: not over after {limit} more turns"
+    # The journal holds the whole game (the undo too): it replays to the same end.
+    from ui.games import saved
+
+    replayed = saved.session_of(saved.read(screen.model.journal_path))
+    assert replayed.position == session.position and replayed.record == session.record
+    outcome = session.rules.outcome(session.position)
+    assert outcome is not None and session.result is not None
+    assert session.result.winner == outcome.winner
+    title = f"{session.rules.title}: " + (
+        f"{outcome.winner.capitalize()} wins" if outcome.winner else "Draw")
+    assert screen.ids.title.text == title
+    assert outcome.reason in "\n".join(driver.texts(screen.ids.near_panel))
+    return screen
+
+
+def test_dropper_to_the_end_by_touches(driver: Driver) -> None:
+    screen = play_to_the_end(driver, "dropper", {"size": "4"}, undo_at=2, resume_at=4)
+    assert "Final score" in screen.ids.status.text
