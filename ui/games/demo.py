@@ -49,7 +49,7 @@ def play_turns(screen: Any, turns: int, *, stop_early: Callable[[int], bool] | N
             stop = builder.complete and builder.steps and (
                 not steps or (stop_early is not None and stop_early(turn)))
             if stop:
-                press(screen, model.session.to_move, "Confirm turn")
+                press(screen, model.session.to_move, "Confirm")
                 yield FRAMES_PER_TOUCH
                 continue
             for _ in touch_step(screen, choose(steps, turn, depth)):

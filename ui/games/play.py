@@ -12,6 +12,7 @@ import logging
 import os
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
@@ -28,7 +29,7 @@ from ui.widgets.common import RoundButton
 
 LOGGER = logging.getLogger(__name__)
 
-GAP = 12
+GAP = 10
 CONTENT_NAMES = {"b": "Black stone", "w": "White stone"}
 
 
@@ -62,10 +63,13 @@ class GamesPlayScreen(Screen):
     turned = BooleanProperty(False)       # the board seen from the far side
     review_index = NumericProperty(-1)    # -1: the game as it stands; else a position
     number = NumericProperty(0)           # the value of a numeric action (Rumbo's komi)
+    compact = BooleanProperty(False)      # a short screen: no move list, tighter panels
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.fbind("size", self._layout)
+        self._relayout = Clock.create_trigger(self._layout, -1)
+        self.fbind("size", self._relayout)
+        self.fbind("view", self._relayout)
 
     # The model -----------------------------------------------------------
 
@@ -211,30 +215,42 @@ class GamesPlayScreen(Screen):
 
     # Layout -------------------------------------------------------------
 
+    def _middle_height(self) -> float:
+        """What the middle needs: the headline, the state line, the choices, the bar."""
+        ids = self.ids
+        if "choices" not in ids:
+            return dp(150)
+        choices = ids.choices.minimum_height
+        return (dp(30) + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
+                + dp(52) + dp(6) * 3 + (dp(60) if not self.compact else 0))
+
     def _layout(self, *_: Any) -> None:
         width, height = self.size
         self.landscape = width >= height
+        self.compact = (height < dp(640)) if self.landscape else (height < dp(1000))
+        panel_min = dp(124)
+        gap = dp(GAP) if not self.compact else dp(8)
+        middle_h = self._middle_height()
         if self.landscape:
-            side = min(height - 2 * GAP, width * 0.56)
-            self.board_rect = [GAP, (height - side) / 2, side, side]
-            column_x = side + 2 * GAP
-            column_w = width - column_x - GAP
-            panel_h = max(dp(150), height * 0.27)
-            middle_h = height - 2 * panel_h - 4 * GAP
-            self.near_rect = [column_x, GAP, column_w, panel_h]
-            self.middle_rect = [column_x, 2 * GAP + panel_h, column_w, middle_h]
-            self.far_rect = [column_x, 3 * GAP + panel_h + middle_h, column_w, panel_h]
+            side = min(height - 2 * gap, width * 0.56)
+            self.board_rect = [gap, (height - side) / 2, side, side]
+            column_x = side + 2 * gap
+            column_w = width - column_x - gap
+            panel_h = max(panel_min, min(dp(190), (height - middle_h - 4 * gap) / 2))
+            middle_h = height - 2 * panel_h - 4 * gap
+            self.near_rect = [column_x, gap, column_w, panel_h]
+            self.middle_rect = [column_x, 2 * gap + panel_h, column_w, middle_h]
+            self.far_rect = [column_x, 3 * gap + panel_h + middle_h, column_w, panel_h]
         else:
-            panel_h = max(dp(150), height * 0.15)
-            middle_h = max(dp(170), height * 0.2)
-            side = min(width - 2 * GAP, height - 2 * panel_h - middle_h - 5 * GAP)
-            self.near_rect = [GAP, GAP, width - 2 * GAP, panel_h]
-            board_y = 2 * GAP + panel_h
+            panel_h = max(panel_min, min(dp(170), height * 0.15))
+            side = min(width - 2 * gap, height - 2 * panel_h - middle_h - 4 * gap)
+            self.near_rect = [gap, gap, width - 2 * gap, panel_h]
+            board_y = 2 * gap + panel_h
             self.board_rect = [(width - side) / 2, board_y, side, side]
-            middle_y = board_y + side + GAP
-            self.middle_rect = [GAP, middle_y, width - 2 * GAP,
-                                height - GAP - panel_h - GAP - middle_y]
-            self.far_rect = [GAP, height - GAP - panel_h, width - 2 * GAP, panel_h]
+            middle_y = board_y + side + gap
+            self.middle_rect = [gap, middle_y, width - 2 * gap,
+                                height - gap - panel_h - gap - middle_y]
+            self.far_rect = [gap, height - gap - panel_h, width - 2 * gap, panel_h]
 
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "play.kv"))
