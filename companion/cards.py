@@ -45,6 +45,11 @@ class Decks:
                     raise DeckError(f"{_side_key(color)} deck holds {letter!r}, a "
                                     f"{chess.COLOR_NAMES[card_color]} card")
         self._piles: tuple[list[str], list[str]] = (list(black), list(white))
+        # How many cards at the bottom of each pile were seen going there (R7, R8):
+        # their place is public, the rest of the pile is unseen.
+        self._seen_bottom = [0, 0]
+        # For each draw not yet taken back: whether it came from those seen cards.
+        self._from_seen: tuple[list[bool], list[bool]] = ([], [])
 
     # ------------------------------------------------------------------
     # Making decks
@@ -108,13 +113,20 @@ class Decks:
                 "black": list(self._piles[chess.BLACK])}
 
     def copy(self) -> Decks:
-        return Decks(self._piles[chess.WHITE], self._piles[chess.BLACK])
+        decks = Decks(self._piles[chess.WHITE], self._piles[chess.BLACK])
+        decks._seen_bottom = list(self._seen_bottom)
+        decks._from_seen = (list(self._from_seen[0]), list(self._from_seen[1]))
+        return decks
 
     # ------------------------------------------------------------------
     # Public information: sizes and contents by kind
 
     def size(self, color: chess.Color) -> int:
         return len(self._piles[color])
+
+    def unseen(self, color: chess.Color) -> int:
+        """How many cards lie above those seen going to the bottom (R7, R8)."""
+        return len(self._piles[color]) - self._seen_bottom[color]
 
     def counts(self, color: chess.Color) -> dict[str, int]:
         """Cards left by kind, in the canonical order (e.g. ``{"Q": 1, "P": 5}``)."""
@@ -138,7 +150,10 @@ class Decks:
         pile = self._piles[color]
         if not pile:
             raise DeckError(f"{chess.COLOR_NAMES[color]}'s deck is empty")
-        return pile.pop(0)
+        self._from_seen[color].append(self.unseen(color) == 0)
+        card = pile.pop(0)
+        self._seen_bottom[color] = min(self._seen_bottom[color], len(pile))
+        return card
 
     def take(self, color: chess.Color, card: str) -> str:
         """Take a named card from wherever it lies (replaying a record whose deck
@@ -149,6 +164,8 @@ class Decks:
         except ValueError:
             raise DeckError(f"no {card!r} card is left in {chess.COLOR_NAMES[color]}'s "
                             f"deck") from None
+        self._from_seen[color].append(False)
+        self._seen_bottom[color] = min(self._seen_bottom[color], len(pile))
         return card
 
     def export_top(self, color: chess.Color) -> str | None:
@@ -157,10 +174,32 @@ class Decks:
         return pile[0] if pile else None
 
     def put_top(self, color: chess.Color, card: str) -> None:
+        """Put ``card`` back on top (rewinding a record: never during play, R1)."""
         self._piles[color].insert(0, card)
 
+    def undraw_places(self, color: chess.Color) -> int:
+        """How many places the card of the last draw may go back to (see :meth:`undraw`)."""
+        history = self._from_seen[color]
+        return 1 if history and history[-1] else self.unseen(color) + 1
+
+    def undraw(self, color: chess.Color, card: str, place: int) -> None:
+        """Take back the last draw of ``color``: ``card`` goes to ``place`` among the
+        unseen cards (0: on top; :meth:`undraw_places` says how many places there are).
+        A card drawn from those seen going to the bottom goes back on top of them."""
+        pile = self._piles[color]
+        history = self._from_seen[color]
+        places = self.undraw_places(color)
+        if not 0 <= place < places:
+            raise DeckError(f"place {place} is outside the {places} place(s) the card may go "
+                            f"back to in {chess.COLOR_NAMES[color]}'s deck")
+        if history and history.pop():
+            self._seen_bottom[color] += 1
+        pile.insert(place, card)
+
     def put_bottom(self, color: chess.Color, card: str) -> None:
+        """Put a card seen by both players at the bottom (R7, R8)."""
         self._piles[color].append(card)
+        self._seen_bottom[color] += 1
 
     def take_bottom(self, color: chess.Color, card: str) -> None:
         """Undo :meth:`put_bottom`; :class:`DeckError` if ``card`` is not at the bottom."""
@@ -169,10 +208,11 @@ class Decks:
             raise DeckError(f"{card!r} is not at the bottom of {chess.COLOR_NAMES[color]}'s "
                             f"deck")
         pile.pop()
+        self._seen_bottom[color] = max(0, min(self._seen_bottom[color] - 1, len(pile)))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Decks):
             return NotImplemented
-        return self._piles == other._piles
+        return self._piles == other._piles and self._seen_bottom == other._seen_bottom
 
     __hash__ = None  # type: ignore[assignment]

@@ -1,5 +1,6 @@
 """A Raindropchess session: the secret decks, the turn flow, undo/redo, the clock,
-draws and resignations, events out (see /work/game-api.md for the contract).
+draws and resignations, events out (the contract: :class:`Game`'s public methods and
+the events of :mod:`companion.events`).
 
 The :class:`~companion.rules.RaindropBoard` is the single source of truth for
 the position; the :class:`Game` adds what the board does not hold: the decks'
@@ -43,7 +44,7 @@ from companion.rules import (
 LOGGER = logging.getLogger(__name__)
 
 JOURNAL_FORMAT = "raindrop-journal"
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2  # 2: the decks' order and seed sealed, takebacks shuffle
 
 Listener = Callable[[GameEvent], None]
 
@@ -71,8 +72,7 @@ class Recorder(Protocol):
 
 @dataclasses.dataclass(frozen=True)
 class _Redo:
-    kind: ActionKind
-    card: str | None = None
+    kind: ActionKind             # a move or a removal: a flip is never redone
     move: chess.Move | None = None
     square: chess.Square | None = None
 
@@ -95,6 +95,23 @@ def _mask(squares: Iterable[chess.Square]) -> chess.Bitboard:
     for square in squares:
         mask |= chess.BB_SQUARES[square]
     return mask
+
+
+def _check_square(square: Any, what: str = "square") -> chess.Square:
+    """``square`` as a python-chess square; TypeError/ValueError name the problem."""
+    if isinstance(square, bool) or not isinstance(square, int):
+        raise TypeError(f"the {what} must be a chess.Square (an int 0-63, e.g. chess.E4), "
+                        f"not {type(square).__name__}")
+    if not 0 <= square < 64:
+        raise ValueError(f"the {what} {square} is not a square (0-63, a1 is 0, h8 is 63)")
+    return square
+
+
+def _check_move(move: Any) -> chess.Move:
+    if not isinstance(move, chess.Move):
+        raise TypeError(f"expected a chess.Move (e.g. chess.Move.from_uci('e2e3') or "
+                        f"Game.parse_move('e3')), not {type(move).__name__}")
+    return move
 
 
 def _color(name: Any) -> chess.Color:
@@ -193,14 +210,29 @@ class Game:
         """The decks' order now (secret: journal checks, replays, tests)."""
         return self._decks.export_order()
 
+    def export_played_order(self) -> dict[str, list[str]]:
+        """An order of the decks at the start that replays this game's actions as they
+        stand (takebacks shuffle cards back, so it can differ from the first shuffle):
+        for a record of the finished game, never for players during it."""
+        decks = self._decks.copy()
+        for action in reversed(self._board.actions):
+            if action.kind != ActionKind.FLIP:
+                continue
+            assert action.card is not None and action.outcome is not None
+            _, color = parse_card_letter(action.card)
+            if action.outcome.to_bottom:
+                decks.take_bottom(color, action.card)
+            decks.put_top(color, action.card)
+        return decks.export_order()
+
     def export_header(self) -> dict[str, Any]:
-        """What a record needs to rebuild this game (secret: it holds the decks' order)."""
+        """What a record needs to rebuild this game. Its ``secret`` (the decks' order
+        and the seed) must be stored sealed: the journal does so."""
         return {
             "format": JOURNAL_FORMAT,
             "version": JOURNAL_VERSION,
             "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "decks": self.export_initial_order(),
+            "secret": {"seed": self.seed, "decks": self.export_initial_order()},
             "clock": self.clock.settings.to_dict() if self.clock is not None else None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
@@ -245,6 +277,7 @@ class Game:
 
     def targets(self, square: chess.Square) -> chess.SquareSet:
         """Legal destinations of the piece on ``square`` (empty while a card is pending)."""
+        _check_square(square)
         if self.is_over or self._board.pending:
             return chess.SquareSet()
         moves = self._board.generate_legal_moves(chess.BB_SQUARES[square])
@@ -261,6 +294,8 @@ class Game:
     def promotion_choices(self, from_sq: chess.Square, to_sq: chess.Square,
                           ) -> list[chess.PieceType]:
         """Blue pieces a pawn going ``from_sq``-``to_sq`` may become (empty: no promotion)."""
+        _check_square(from_sq, "from square")
+        _check_square(to_sq, "to square")
         if self.is_over:
             return []
         return [m.promotion for m in self._board.generate_legal_moves(
@@ -275,15 +310,16 @@ class Game:
         return self._board.mate_verdict()
 
     def why_illegal(self, move: chess.Move) -> str | None:
+        _check_move(move)
         if self._result is not None:
             return f"the game is over ({self._result.describe()})"
         return self._board.why_illegal(move)
 
     def can_undo(self) -> bool:
-        return self._result is None and bool(self._board.actions)
+        return self.why_cannot_undo() is None
 
     def can_redo(self) -> bool:
-        return self._result is None and bool(self._redo)
+        return not self.is_over and bool(self._redo)
 
     # ------------------------------------------------------------------
     # Listeners
@@ -460,6 +496,7 @@ class Game:
     def play(self, move: chess.Move) -> None:
         """Place the pending card (a drop) or make a chess move; raises
         :class:`IllegalActionError` with the reason and changes nothing if illegal."""
+        _check_move(move)
         self._ensure_playable()
         if not self._board.is_legal(move):
             raise IllegalActionError(self._board.why_illegal(move) or "not a legal action now")
@@ -494,18 +531,27 @@ class Game:
             items.append(events.Check(board.turn, board.attackers(not board.turn, king)))
 
     def play_text(self, text: str) -> chess.Move:
-        """Play an action written in SAN or UCI (``e3``, ``N@e4``, ``e2e3``, ``a7a8q``)."""
-        self._ensure_playable()
+        """Play an action written in SAN or UCI (``e3``, ``N@e4``, ``e2e3``, ``a7a8q``),
+        or, while a card is pending, just the square to place it on (``e4``)."""
         move = self.parse_move(text)
         self.play(move)
         return move
 
     def parse_move(self, text: str) -> chess.Move:
-        """Read SAN or UCI into a legal move now; :class:`IllegalActionError` says why not."""
+        """Read SAN or UCI into a legal move now (a bare square such as ``e4`` places a
+        pending card there); :class:`IllegalActionError` says why not, also once the
+        game is over."""
+        if not isinstance(text, str):
+            raise TypeError(f"a move is text such as 'e3' or 'N@e4', not "
+                            f"{type(text).__name__}")
+        self._ensure_playable()
         board = self._board
         raw = text.strip()
         if not raw:
             raise IllegalActionError("empty input: type a move such as e3, N@e4 or e2e3")
+        pending = board.pending_piece
+        if pending is not None and raw.lower() in chess.SQUARE_NAMES:
+            raw = f"{chess.piece_symbol(pending).upper()}@{raw.lower()}"
         if not _MOVE_LIKE.fullmatch(raw):
             raise IllegalActionError(
                 f"cannot read {raw!r} as a move; write SAN (e3, Nf3, N@e4, exd5, a8=Q) or "
@@ -539,6 +585,7 @@ class Game:
 
     def remove(self, square: chess.Square) -> None:
         """Remove an opposing piece for a pending remove-piece joker (R12)."""
+        _check_square(square)
         self._ensure_playable()
         if square not in self._board.legal_removals():
             # Let the board name the reason (it raises IllegalRemovalError).
@@ -565,34 +612,69 @@ class Game:
     # ------------------------------------------------------------------
     # Undo, redo
 
-    def undo(self) -> None:
-        """Take back the last action (a flip too: its card goes back on top)."""
-        self._check_time()
-        if self._result is not None:
-            raise GameOverError(f"the game is over ({self._result.describe()}); it cannot "
-                                f"be taken back")
+    def why_cannot_undo(self) -> str | None:
+        """Why :meth:`undo` would be refused now (``None``: it would be done)."""
+        outcome = self.outcome
+        if outcome is not None:
+            return (f"the game is over ({outcome.describe()}): a result is final and cannot "
+                    f"be taken back")
         if not self._board.actions:
-            raise IllegalActionError("there is nothing to undo")
+            return "there is nothing to undo"
+        return None
+
+    def undo(self) -> None:
+        """Take back the last action. A flip taken back is shuffled into the rest of its
+        deck (never put back on top, so no takeback reveals a card) and forgets what
+        could be redone. Refused once the game is over, however it ended."""
+        self._undo(None)
+
+    def _undo(self, at: int | None) -> None:
+        self._check_time()
+        reason = self.why_cannot_undo()
+        if reason is not None:
+            raise (GameOverError if self.is_over else IllegalActionError)(reason)
         with self._transaction() as items:
-            text = self._undo_one()
-            self._record({"a": "undo"})
+            text, place = self._undo_one(at)
+            entry: dict[str, Any] = {"a": "undo"}
+            if place is not None:
+                entry["secret"] = {"at": place}
+            self._record(entry)
             items.append(events.Undone(text))
             self._position_changed(items)
         self._emit(items)
 
-    def _undo_one(self) -> str:
+    def _undo_one(self, at: int | None) -> tuple[str, int | None]:
+        """Pop one action; a flip's card goes to place ``at`` of its deck (``None``: a
+        secure random place). Returns the action's text and where the card went."""
         board = self._board
         action = board.peek_action()
         before = board.turn
-        board.pop()
-        text = self._texts.pop()
+        place = None
         if action.kind == ActionKind.FLIP:
             assert action.card is not None and action.outcome is not None
             _, color = parse_card_letter(action.card)
+            probe = self._decks.copy()
+            if action.outcome.to_bottom:
+                probe.take_bottom(color, action.card)
+            places = probe.undraw_places(color)
+            if at is None:
+                if self._replaying:
+                    raise RecordError("the record takes back a flip without saying where "
+                                      "its card went")
+                place = secrets.randbelow(places)
+            elif isinstance(at, int) and not isinstance(at, bool) and 0 <= at < places:
+                place = at
+            else:
+                raise RecordError(f"the undone flip's card cannot go to place {at!r} (there "
+                                  f"are {places})")
+        board.pop()
+        text = self._texts.pop()
+        if action.kind == ActionKind.FLIP:
+            assert action.card is not None and action.outcome is not None and place is not None
             if action.outcome.to_bottom:
                 self._decks.take_bottom(color, action.card)
-            self._decks.put_top(color, action.card)
-            self._redo.append(_Redo(ActionKind.FLIP, card=action.card))
+            self._decks.undraw(color, action.card, place)
+            self._redo.clear()  # nothing beyond a flip can be replayed: its card is hidden
         elif action.kind == ActionKind.MOVE:
             self._redo.append(_Redo(ActionKind.MOVE, move=action.move))
         else:
@@ -600,24 +682,19 @@ class Game:
         self._draw_offer = None
         if board.turn != before and self.clock is not None:
             self.clock.start(board.turn)
-        return text
+        return text, place
 
     def redo(self) -> None:
-        """Play again the last action undone (a flip draws the same card)."""
+        """Play again the last move or removal undone. A flip is never redone: its card
+        went back into the deck unseen, so flip again instead."""
         self._ensure_playable()
         if not self._redo:
-            raise IllegalActionError("there is nothing to redo")
+            raise IllegalActionError("there is nothing to redo (a flip taken back cannot be "
+                                     "redone: its card went back into the deck)")
         step = self._redo[-1]
-        color = self._board.turn
         with self._transaction() as items:
             self._redo.pop()
-            if step.kind == ActionKind.FLIP:
-                assert step.card is not None
-                card = self._decks.draw(color)
-                if card != step.card:
-                    raise AssertionError(f"internal error: redo drew {card}, not {step.card}")
-                self._apply_flip(card, color, items)
-            elif step.kind == ActionKind.MOVE:
+            if step.kind == ActionKind.MOVE:
                 assert step.move is not None
                 if not self._board.is_legal(step.move):
                     raise IllegalActionError("the undone move is not legal any more")
@@ -757,10 +834,17 @@ class Game:
     # Records
 
     def pgn(self, **headers: str) -> str:
-        """The game in PGN (see docs/pgn.md)."""
+        """The game in PGN (see docs/pgn.md), never with the decks' order."""
         from companion.notation import write_pgn
 
         return write_pgn(self, headers=headers)
+
+    def export_pgn(self, **headers: str) -> str:
+        """The finished game in PGN with the decks' order (``RaindropDecks``), which
+        replays it exactly; :class:`ValueError` while the game is still on."""
+        from companion.notation import write_pgn
+
+        return write_pgn(self, headers=headers, include_decks=True)
 
     def attach_journal(self, journal: Recorder | None) -> None:
         """Record further actions to ``journal`` (resuming: its header already exists);
@@ -792,7 +876,8 @@ class Game:
             elif kind == "remove":
                 self.remove(chess.parse_square(str(entry.get("square"))))
             elif kind == "undo":
-                self.undo()
+                secret = entry.get("secret")
+                self._undo(secret.get("at") if isinstance(secret, dict) else None)
             elif kind == "redo":
                 self.redo()
             elif kind == "offer":

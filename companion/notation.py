@@ -97,12 +97,16 @@ def order_from_text(text: str) -> dict[str, list[str]]:
 
 
 def write_pgn(game: Game, *, headers: dict[str, str] | None = None,
-              include_decks: bool | None = None) -> str:
+              include_decks: bool = False) -> str:
     """The game as PGN text.
 
-    ``include_decks``: write the decks' order (``RaindropDecks``), which
-    reveals the cards still to come; by default only once the game is over.
+    ``include_decks``: also write the decks' order (``RaindropDecks``, an order
+    that replays the game exactly): an explicit export, allowed only once the
+    game is over (:class:`ValueError` before), since it reveals the cards.
     """
+    if include_decks and not game.is_over:
+        raise ValueError("the decks' order is written only once the game is over (it "
+                         "would reveal the cards still to come)")
     outcome = game.outcome
     result = outcome.result() if outcome is not None else "*"
     tags: dict[str, str] = {
@@ -120,10 +124,8 @@ def write_pgn(game: Game, *, headers: dict[str, str] | None = None,
         tags["SetUp"] = "1"
         tags["FEN"] = start
     tags["RaindropRules"] = rules_to_text(game.rules)
-    if include_decks is None:
-        include_decks = outcome is not None
     if include_decks:
-        tags["RaindropDecks"] = order_to_text(game.export_initial_order())
+        tags["RaindropDecks"] = order_to_text(game.export_played_order())
     if game.clock is not None:
         settings = game.clock.settings
         extra = settings.increment or settings.delay
@@ -239,6 +241,8 @@ class ImportedGame:
     steps: tuple[ReplayStep, ...]
     start_rfen: str
     exact: bool          # the decks' order was recorded, so every flip was checked
+    number: int = 1      # which game of the text (from 1)
+    games: int = 1       # how many games the text holds
 
 
 class _RecordVisitor(chess.pgn.BaseVisitor["_Record"]):
@@ -282,15 +286,62 @@ class _Record:
     result: str | None = None
 
 
-def read_pgn(text: str, *, now: Callable[[], float] | None = None) -> ImportedGame:
-    """Replay a PGN game action for action; :class:`PgnError` says what is wrong.
+_TAG_LINE = re.compile(r'\s*\[[A-Za-z0-9_]+\s+"')
+
+
+def decode_pgn(data: bytes) -> str:
+    """PGN file bytes as text: UTF-8 (a byte-order mark dropped), else Latin-1, the
+    PGN standard's encoding (what python-chess's docs suggest opening files with)."""
+    if not isinstance(data, bytes | bytearray):
+        raise TypeError(f"decode_pgn needs bytes, not {type(data).__name__}")
+    try:
+        return bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return bytes(data).decode("latin-1")
+
+
+def split_games(text: str) -> list[str]:
+    """The games of a PGN text, each as its own text (a new game starts at a tag line
+    after movetext, outside comments)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a PGN is text (str), not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
+    games: list[list[str]] = [[]]
+    seen_moves = False
+    depth = 0
+    for line in text.splitlines(keepends=True):
+        if depth == 0 and _TAG_LINE.match(line):
+            if seen_moves:
+                games.append([])
+                seen_moves = False
+        elif line.strip() and depth == 0 and not line.lstrip().startswith("%"):
+            seen_moves = True
+        for char in line:
+            if char == "{":
+                depth += 1
+            elif char == "}" and depth:
+                depth -= 1
+        games[-1].append(line)
+    return ["".join(lines) for lines in games if "".join(lines).strip()]
+
+
+def read_pgn(text: str, *, number: int = 1, now: Callable[[], float] | None = None,
+             ) -> ImportedGame:
+    """Replay game ``number`` (from 1) of a PGN text action for action;
+    :class:`PgnError` says what is wrong.
 
     Reading never changes a file or any existing game.
     """
     from companion.game import Game
 
-    if not text.strip():
+    games = split_games(text)
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise TypeError(f"the game number is an int, not {type(number).__name__}")
+    if not games:
         raise PgnError("the PGN is empty")
+    if not 1 <= number <= len(games):
+        raise PgnError(f"there is no game {number}: the PGN holds {len(games)} game(s)")
+    text = games[number - 1]
     try:
         record = chess.pgn.read_game(io.StringIO(text), Visitor=_RecordVisitor)
     except ValueError as error:
@@ -338,7 +389,8 @@ def read_pgn(text: str, *, now: Callable[[], float] | None = None) -> ImportedGa
         _apply_end(headers, game)
     if decks is None:
         game.reshuffle_decks()
-    return ImportedGame(game, headers, tuple(steps), rules.start_rfen(), decks is not None)
+    return ImportedGame(game, headers, tuple(steps), rules.start_rfen(), decks is not None,
+                        number, len(games))
 
 
 def _parse_time_control(text: str) -> ClockSettings:

@@ -1,4 +1,5 @@
-"""The labelled real photos in ``../shared/vision-samples`` (beside the repository).
+"""The labelled real photos in ``tests/vision/data/samples`` (in the repository, with
+their licence file).
 
 ``RAINDROP_VISION_SAMPLES`` overrides where they are. ``labels.json`` gives
 each photo's board corners in image order, the quarter turns that put rank 8
@@ -33,11 +34,11 @@ class LabelledPhoto:
 
 
 def samples_dir() -> Path:
-    """Where the photos are: the env var, else ``shared/vision-samples`` beside the repo."""
+    """Where the photos are: the env var, else ``tests/vision/data/samples`` in the repo."""
     override = os.environ.get(ENV_VAR)
     if override:
         return Path(override)
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "vision-samples"
+    return Path(__file__).resolve().parent.parent / "tests" / "vision" / "data" / "samples"
 
 
 def fen_grid(board_fen: str) -> tuple[str, ...]:

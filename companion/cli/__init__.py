@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from importlib import metadata
@@ -84,7 +85,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(error))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _quiet_after_broken_pipe()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _quiet_after_broken_pipe()
     return result
+
+
+def _quiet_after_broken_pipe() -> int:
+    """The reader of our output went away (``raindrop ... | head``): stop quietly.
+
+    Python's advice: point stdout at devnull so the flush at exit raises nothing.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,12 +8,13 @@ serves ``raindrop resume``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import queue
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,19 +43,29 @@ HELP = """\
 Commands (one per line):
   flip                 flip the top card of your deck (f)
   e3  N@e4  e2e3  Nxe5  a7a8q
-                       a placement (drop) or a move, in SAN or UCI
+                       a placement (drop) or a move, in SAN or UCI; with a card
+                       flipped, just its square (e4) places it
   remove SQUARE        remove an opposing piece (a remove-piece joker)
-  undo, redo           take back / replay one action (a flip too)
-  verdict              is it checkmate? the leaflet's four conditions explained
+  undo                 take back one action; a flip taken back goes back into the
+                       deck, shuffled (never once the game is over)
+  redo                 play again a move taken back
+  verdict, verify      is it checkmate? the leaflet's four conditions explained
   moves                list the legal moves
   draw                 claim a draw if you can, else accept an offer, else offer one
   draw offer|accept|decline|claim [white|black]
   resign [white|black] the side to move resigns (or the side named)
   pause, continue      stop and restart the clock
   board                draw the board again
-  save [FILE]          write the game as PGN (default: next to its journal)
+  save [FILE]          write the game as PGN (default: next to its journal); never
+                       the decks' order
+  export [FILE]        once the game is over: the PGN with the decks' order, which
+                       replays it exactly
   help                 this text
   quit                 leave; the game stays saved: raindrop resume"""
+
+BOARD_HELP = """With a board:
+  choose N             answer the board's question (which action it saw)
+  takeback             take back as the board shows (an earlier position)"""
 
 
 class FakeClock:
@@ -161,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, JournalError) as error:
         raise CommandError(f"cannot create the game's journal: {error}") from None
     session = TerminalSession(game, journal, color=not args.no_color, fake=fake)
-    session.say(f"New game. Journal: {journal.path}")
+    session.say("New game: every action is saved as it is played ('raindrop resume' "
+                "continues it after a quit or a crash).")
     if clock is not None:
         session.say(f"Clock: {clock.describe()} each.")
     return session.run(board_spec=args.board)
@@ -178,6 +190,14 @@ def check_board_option(spec: str | None) -> None:
     if name not in known:
         raise CommandError(f"unknown board {name!r}; known boards: "
                            f"{', '.join(sorted(known))}, or none (typed moves only)")
+
+
+def _write_private(path: Path, text: str, *, exclusive: bool) -> None:
+    """Write ``text`` to a file readable by its owner only (0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
 
 
 # ----------------------------------------------------------------------
@@ -224,6 +244,7 @@ class TerminalSession:
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.board_session: Any = None
         self.sim: Any = None
+        self.quiet = False  # the simulated board acts for a typed command: no chatter
         game.subscribe(self.on_event)
 
     def say(self, text: str = "") -> None:
@@ -351,8 +372,7 @@ class TerminalSession:
 
     def say_saved(self) -> None:
         if self.journal is not None:
-            self.say(f"The game is saved in {self.journal.path}; continue it with "
-                     f"'raindrop resume'.")
+            self.say("The game is saved; continue it with 'raindrop resume'.")
 
     # Commands.
 
@@ -365,6 +385,9 @@ class TerminalSession:
         command = words[0].lower()
         args = words[1:]
         try:
+            if command in ("help", "?", "h"):
+                self.show_help()
+                return True
             # With a joker pending, "remove SQ" is its removal (checked, then done on the
             # simulated board); otherwise physical verbs go to the simulated board.
             joker_pending = (self.game.pending or "").upper() == "J"
@@ -377,17 +400,15 @@ class TerminalSession:
                 return True
             if command in ("quit", "exit", "q"):
                 return False
-            if command in ("help", "?", "h"):
-                self.say(HELP)
-                if self.sim is not None:
-                    self.say(getattr(sys.modules[type(self.sim).__module__], "HELP", ""))
-            elif command in ("flip", "f"):
+            if command in ("flip", "f"):
                 self.game.flip()
             elif command == "undo":
-                self.game.undo()
+                with self.board_follows():
+                    self.game.undo()
             elif command == "redo":
-                self.game.redo()
-            elif command == "verdict":
+                with self.board_follows():
+                    self.game.redo()
+            elif command in ("verdict", "verify"):
                 self.say(self.game.mate_verdict().explain())
             elif command == "moves":
                 self.show_moves()
@@ -404,6 +425,8 @@ class TerminalSession:
                 self.changed = True
             elif command == "save":
                 self.save(args[0] if args else None)
+            elif command == "export":
+                self.save(args[0] if args else None, decks=True)
             elif command == "remove":
                 if len(args) != 1:
                     raise IllegalActionError("remove needs one square, e.g. remove e5")
@@ -435,6 +458,31 @@ class TerminalSession:
             self.say(f"Not done: the action could not be saved to the journal ({error}); "
                      f"the game is unchanged.")
         return True
+
+    def show_help(self) -> None:
+        """The game's commands in every mode, then those of the board in use."""
+        self.say(HELP)
+        if self.board_session is not None:
+            self.say(BOARD_HELP)
+        if self.sim is not None:
+            self.say(getattr(sys.modules[type(self.sim).__module__], "HELP", ""))
+
+    @contextlib.contextmanager
+    def board_follows(self) -> Iterator[None]:
+        """A takeback (or redo) typed with the simulated board: the simulated hand puts
+        the pieces as the game now stands, so the board follows the game, quietly."""
+        if self.sim is None:
+            yield
+            return
+        self.quiet = True
+        try:
+            yield
+            self.sim.set_position(self.game._board)
+        finally:
+            self.quiet = False
+        result = self.board_session.last_result
+        if result.kind.value not in ("in_sync", "committed", "waiting"):
+            self.report(result)
 
     def color_arg(self, args: list[str], default: chess.Color) -> chess.Color:
         if not args:
@@ -490,42 +538,65 @@ class TerminalSession:
         else:
             raise ValueError(f"draw {sub!r}: use draw offer, accept, decline or claim")
 
-    def save(self, target: str | None) -> None:
-        text = write_pgn(self.game)
+    def save(self, target: str | None, *, decks: bool = False) -> None:
+        """``save``: the game as PGN, never the decks' order; ``export`` (``decks``):
+        with the decks' order, only once the game is over. Files are owner-only."""
+        if decks and not self.game.is_over:
+            raise IllegalActionError("export writes the decks' order, which would reveal "
+                                     "the cards to come: only once the game is over (save "
+                                     "writes the game without it)")
+        text = write_pgn(self.game, include_decks=decks)
+        suffix = "-export.pgn" if decks else ".pgn"
         if target is None:
             if self.journal is not None:
-                path = self.journal.path.with_suffix(".pgn")
+                path = self.journal.path.with_name(self.journal.path.stem + suffix)
             else:
-                path = games_dir() / "game.pgn"
+                path = games_dir() / f"game{suffix}"
             path.parent.mkdir(parents=True, exist_ok=True)
             temp = path.with_name(path.name + ".tmp")
-            temp.write_text(text, encoding="utf-8")
+            _write_private(temp, text, exclusive=False)
             os.replace(temp, path)
         else:
             path = Path(target).expanduser()
             try:
-                with open(path, "x", encoding="utf-8") as handle:
-                    handle.write(text)
+                _write_private(path, text, exclusive=True)
             except FileExistsError:
                 raise ValueError(f"{path} exists already; nothing was written (give a new "
                                  f"file name)") from None
             except OSError as error:
                 raise ValueError(f"cannot write {path}: {error}") from None
-        self.say(f"Saved the game as PGN: {path}")
+        what = "with the decks' order" if decks else "without the decks' order"
+        self.say(f"Saved the game as PGN ({what}): {path}")
 
     # A physical board.
 
     def play_on_board(self, text: str) -> None:
         """With the simulated board, a typed action is done by hand on it: the
-        board's snapshots go through BoardSync, which plays it in the game."""
+        board's snapshots go through BoardSync, which plays it in the game. What the
+        board reports on the way (a piece lifted, the action seen) is not shown:
+        the game says what was played."""
         move = self.game.parse_move(text)
-        self.sim.perform(move, self.game.turn)
+        self.quiet = True
+        try:
+            self.sim.perform(move, self.game.turn)
+            result = self.board_session.last_result
+            if result.kind.value == "ask":  # e.g. which blue piece: the typed move says
+                for index, choice in enumerate(result.choices):
+                    if choice.move == move and not choice.undo_count:
+                        self.board_session.choose(index)
+                        break
+        finally:
+            self.quiet = False
         result = self.board_session.last_result
-        if result.kind.value == "ask":  # e.g. which blue piece: the typed move says
-            for index, choice in enumerate(result.choices):
-                if choice.move == move and not choice.undo_count:
-                    self.board_session.choose(index)
-                    break
+        if result.kind.value not in ("in_sync", "committed", "waiting"):
+            self.report(result)
+
+    def report(self, result: Any) -> None:
+        """What the board's sync says, for the players (nothing when all is well)."""
+        if result.message and result.kind.value != "in_sync":
+            self.say(f"Board: {result.message}")
+        for index, choice in enumerate(getattr(result, "choices", ())):
+            self.say(f"  choose {index}: {choice.label}")
 
     def remove_piece(self, square: chess.Square) -> None:
         """A joker's removal; with the simulated board, by taking the piece off it."""
@@ -534,7 +605,11 @@ class TerminalSession:
         elif square not in self.game.legal_removals():
             self.game.remove(square)  # raises with the reason, changes nothing
         else:
-            self.sim.remove(square)
+            self.quiet = True
+            try:
+                self.sim.remove(square)
+            finally:
+                self.quiet = False
 
     def open_board(self, spec: str) -> None:
         check_board_option(spec)
@@ -552,10 +627,8 @@ class TerminalSession:
             wrapped = _QueuedSource(source, self.inbox)
 
         def on_result(result: Any) -> None:
-            if result.message and result.kind.value != "in_sync":
-                self.say(f"Board: {result.message}")
-            for index, choice in enumerate(getattr(result, "choices", ())):
-                self.say(f"  choose {index}: {choice.label}")
+            if not self.quiet:
+                self.report(result)
 
         def on_status(status: Any) -> None:
             self.say(f"Board {status.source}: {status.message or 'connected'}")

@@ -20,8 +20,8 @@ from typing import Any, TextIO
 from companion.cli import CommandError
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.events import ClockTick, Flagged, Redone, Undone
-from companion.games import GameRules, IllegalTurn, OptionError, TurnBuilder, get
-from companion.games.base import Position
+from companion.games import GameRules, IllegalTurn, OptionError, TurnBuilder
+from companion.games.journal import new_session, resume_session
 from companion.games.record import parse_options, write_record
 from companion.games.session import (
     Claimed,
@@ -32,7 +32,7 @@ from companion.games.session import (
     SessionEvent,
     TurnPlayed,
 )
-from companion.journal import Journal, JournalError
+from companion.records import Journal, JournalError
 
 LOGGER = logging.getLogger(__name__)
 
@@ -66,15 +66,6 @@ def start_session(game: str, option_words: list[str], *, clock_text: str | None,
                   directory: str | None, now: Callable[[], float],
                   ) -> tuple[GameSession, Journal]:
     """A new journaled session of ``game``; :class:`CommandError` for bad options."""
-    try:
-        rules = get(game)
-    except KeyError as error:
-        raise CommandError(str(error)) from None
-    try:
-        options = parse_options(option_words)
-        start: Position = rules.start(**options)
-    except OptionError as error:
-        raise CommandError(str(error)) from None
     clock = None
     if clock_text:
         try:
@@ -82,12 +73,38 @@ def start_session(game: str, option_words: list[str], *, clock_text: str | None,
         except ClockSettingsError as error:
             raise CommandError(str(error)) from None
     try:
-        journal = Journal.create(directory)
+        return new_session(game, parse_options(option_words), clock=clock,
+                           directory=directory, now=now)
+    except (KeyError, OptionError) as error:
+        raise CommandError(str(error)) from None
     except (OSError, JournalError) as error:
         raise CommandError(f"cannot create the game's journal: {error}") from None
-    session = GameSession(rules, start, options=rules.check_options(options), clock=clock,
-                          now=now, journal=journal)
-    return session, journal
+
+
+def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None) -> int:
+    """``raindrop resume`` of an abstract game's journal."""
+    resumed = resume_session(path, now=now)
+    terminal = GamesTerminal(resumed.session, journal_path=resumed.journal.path,
+                             advance=_advancer(fake))
+    for warning in resumed.warnings:
+        terminal.say(f"Warning: {warning}")
+    session = resumed.session
+    terminal.say(f"Resumed the game of {session.rules.title} after {len(session.record)} "
+                 f"action(s).")
+    turns = session.turns
+    if turns:
+        terminal.say("Turns: " + " ".join(turns[-12:]) + (" ..." if len(turns) > 12 else ""))
+    return terminal.run()
+
+
+def _advancer(fake: Any) -> Callable[[float], None] | None:
+    if fake is None:
+        return None
+
+    def advance(seconds: float) -> None:
+        fake.value += seconds
+
+    return advance
 
 
 def run_game(args: Any) -> int:
@@ -100,11 +117,7 @@ def run_game(args: Any) -> int:
     now, fake = make_now()
     session, journal = start_session(args.game, list(args.options), clock_text=args.clock,
                             directory=args.data_dir, now=now)
-    advance = None
-    if fake is not None:
-        def advance(seconds: float) -> None:
-            fake.value += seconds
-    terminal = GamesTerminal(session, journal_path=journal.path, advance=advance)
+    terminal = GamesTerminal(session, journal_path=journal.path, advance=_advancer(fake))
     terminal.say(f"New game of {session.rules.title}"
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")

@@ -11,7 +11,7 @@ import chess
 
 from companion.cli import CommandError
 from companion.cli.render import render_board
-from companion.notation import ImportedGame, PgnError, board_from_rfen, read_pgn
+from companion.notation import ImportedGame, PgnError, board_from_rfen, decode_pgn, read_pgn
 
 LOGGER = logging.getLogger(__name__)
 
@@ -23,24 +23,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "replay", help="step through a game saved as PGN",
         description="Replay a Raindropchess PGN action for action (flips that placed "
                     "nothing included). " + KEYS)
-    parser.add_argument("pgn", help="the PGN file")
+    parser.add_argument("pgn", help="the PGN file (UTF-8, or Latin-1 as the PGN standard "
+                                     "has it)")
+    parser.add_argument("--game", type=int, default=1, metavar="N",
+                        help="which game of a file holding several (default: the first)")
     parser.add_argument("--all", action="store_true", help="print every position and exit")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours")
     parser.set_defaults(func=run)
 
 
-def load(path: str) -> ImportedGame:
+def load(path: str, number: int = 1) -> ImportedGame:
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        data = file.read_bytes()
     except FileNotFoundError:
         raise CommandError(f"no such file: {file}") from None
-    except UnicodeDecodeError:
-        raise CommandError(f"{file} is not a text (UTF-8) file, so not a PGN") from None
     except OSError as error:
         raise CommandError(f"cannot read {file}: {error}") from None
+    if b"\0" in data:
+        raise CommandError(f"{file} is not a text file, so not a PGN")
     try:
-        return read_pgn(text)
+        return read_pgn(decode_pgn(data), number=number)
     except PgnError as error:
         raise CommandError(f"{file}: {error}") from None
 
@@ -66,9 +69,12 @@ def show(imported: ImportedGame, index: int, *, color: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    imported = load(args.pgn)
+    imported = load(args.pgn, args.game)
     color = not args.no_color
     headers = imported.headers
+    if imported.games > 1:
+        print(f"Game {imported.number} of {imported.games} in the file (--game N for "
+              f"another).")
     print(f"{headers.get('White', '?')} - {headers.get('Black', '?')}, "
           f"{headers.get('Date', '?')}: {headers.get('Result', '*')}"
           + ("" if imported.exact else "  (no deck order recorded: flips replayed as "

@@ -7,6 +7,7 @@ import logging
 
 from companion.cli import CommandError
 from companion.cli.play import TerminalSession, add_display_options, check_board_option, make_now
+from companion.games.journal import is_games_journal, journal_header
 from companion.journal import JournalError, latest_journal, resume
 
 LOGGER = logging.getLogger(__name__)
@@ -28,6 +29,10 @@ def run(args: argparse.Namespace) -> int:
     now, fake = make_now()
     try:
         path = args.journal if args.journal else latest_journal(args.data_dir)
+        if is_games_journal(journal_header(path)):
+            from companion.cli.play_games import resume_game
+
+            return resume_game(path, now=now, fake=fake)
         resumed = resume(path, now=now)
     except JournalError as error:
         hint = "" if args.journal else (" To resume another game, name its journal: "
@@ -40,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in resumed.warnings:
         session.say(f"Warning: {warning}")
     game = resumed.game
-    session.say(f"Resumed {resumed.journal.path} after {len(game.actions())} action(s).")
+    session.say(f"Resumed the game after {len(game.actions())} action(s).")
     history = game.san_history()
     if history:
         session.say("History: " + " ".join(history[-12:]) + (" ..." if len(history) > 12

@@ -164,7 +164,7 @@ class RaindropBoard(chess.Board):
                  chess960: bool = False) -> None:
         if chess960:
             raise ValueError("Raindropchess has no Chess960 form")
-        self.rules = rules if rules is not None else HouseRules()
+        self.rules = rules if rules is not None else _rules_shown_by(rfen)
         self._decks: tuple[Counts, Counts] = (EMPTY_COUNTS, EMPTY_COUNTS)
         self._blue: tuple[Counts, Counts] = (EMPTY_COUNTS, EMPTY_COUNTS)
         self._pending = 0
@@ -590,6 +590,20 @@ class RaindropBoard(chess.Board):
     def _why_drop_illegal(self, move: chess.Move, side: str) -> str:
         assert move.drop is not None
         if not self._pending:
+            # A drop stands for a flip of that card and its placement (PGN): say why
+            # that placement would be illegal, else that a card must be flipped first.
+            reason = self.why_cannot_flip()
+            if reason is not None:
+                return reason
+            kind = self._card_for_drop(move)
+            if not self._decks[self.turn][kind]:
+                return f"{side} has no {card_name(kind)} card left in the deck"
+            self._pending = kind
+            try:
+                if not self._is_legal_drop(move):
+                    return self._why_drop_illegal(move, side)
+            finally:
+                self._pending = 0
             return "no card is flipped: flip a card first"
         if self._pending == JOKER:
             return "a joker was flipped: it is not placed, choose a piece to remove"
@@ -942,12 +956,10 @@ class RaindropBoard(chess.Board):
         return not any(self.generate_legal_moves())
 
     def is_insufficient_material(self) -> bool:
-        """R10: only when both decks hold no piece cards."""
-        for color in chess.COLORS:
-            deck = self._decks[color]
-            if sum(deck) - deck[JOKER]:
-                return False
-        if self._pending and self._pending != JOKER:
+        """R10: only when both decks are empty (jokers too: while a card is left a flip
+        is possible, and a joker's extra turn or removal can still change the game)
+        and nothing is pending, and then as in chess."""
+        if sum(self._decks[chess.WHITE]) or sum(self._decks[chess.BLACK]) or self._pending:
             return False
         return super().is_insufficient_material()
 
@@ -1071,6 +1083,21 @@ class RaindropBoard(chess.Board):
         return f"{type(self).__name__}({self.rfen()!r})"
 
 
+def _rules_shown_by(rfen: str | None) -> HouseRules:
+    """The house rules for a board made without any (as ``chess.pgn`` makes one from
+    the ``FEN`` header): the defaults, except where the RFEN itself shows another
+    rule (L/D cards: ``coloured_bishop_cards``; ``+``: ``failed_rescue=return``).
+    Given rules are always checked strictly."""
+    if not isinstance(rfen, str):
+        return HouseRules()
+    fields = rfen.split()
+    cards = fields[0].partition("[")[2] if fields else ""
+    pending = fields[3] if len(fields) > 3 else "-"
+    coloured = any(letter in "LDld" for letter in cards + pending)
+    return HouseRules(coloured_bishop_cards=coloured,
+                      failed_rescue="return" if pending == "+" else "lose")
+
+
 def _on_move_stack(action: Action) -> bool:
     """Whether an action put an entry on python-chess's move stack: a move, a
     drop, or a flip whose turn ended with nothing placed (a null move)."""
@@ -1089,6 +1116,20 @@ def _validate(board: chess.Board, decks: tuple[Counts, Counts], blue: tuple[Coun
     """Check that a position is possible; :class:`RfenError` names the field."""
     if board.pawns & chess.BB_BACKRANKS:
         raise RfenError("placement", "a pawn stands on the first or last rank")
+    for mask, what in ((board.pawns, "pawn"), (board.kings, "king")):
+        blue_wrong = board.promoted & mask
+        if blue_wrong:
+            square = chess.square_name(chess.lsb(blue_wrong))
+            raise RfenError("placement", f"the {what} on {square} is marked blue (~), but only "
+                                         f"queens, rooks, bishops and knights can be blue "
+                                         f"pieces (R5)")
+    if pending == KING_CARD and board.kings & board.occupied_co[turn]:
+        raise RfenError("pending", "a king card is pending but the king is on the board: a "
+                                   "second king (R1)")
+    if must_move and rules.failed_rescue != "return":
+        raise RfenError("pending", f"'+' (a chess move must follow a failed rescue) happens "
+                                   f"only under failed_rescue=return, not "
+                                   f"failed_rescue={rules.failed_rescue} (R7)")
     max_blue = counts_from_letters(rules.blue_pieces)
     for color in chess.COLORS:
         name = chess.COLOR_NAMES[color]
@@ -1100,12 +1141,30 @@ def _validate(board: chess.Board, decks: tuple[Counts, Counts], blue: tuple[Coun
             held[pending] += 1
         if held[JOKER] > 2:
             raise RfenError("cards", f"{name} has {held[JOKER]} jokers; at most 2 (R1)")
+        kings = chess.popcount(board.kings & own) + held[KING_CARD]
+        if kings == 0:
+            raise RfenError("cards", f"{name} has no king anywhere: none on the board, in "
+                                     f"the deck or pending; every side has one (R1)")
         if held[chess.BISHOP] and (held[LIGHT_BISHOP_CARD] or held[DARK_BISHOP_CARD]):
             raise RfenError("cards", f"{name}'s deck mixes plain and coloured bishop cards")
         for letter_kind in (LIGHT_BISHOP_CARD, DARK_BISHOP_CARD):
             if held[letter_kind] > 1:
                 raise RfenError("cards", f"{name} has more than one {card_name(letter_kind)} "
                                          f"card (R13)")
+        coloured = held[LIGHT_BISHOP_CARD] + held[DARK_BISHOP_CARD]
+        if coloured and not rules.coloured_bishop_cards:
+            field = "pending" if pending in (LIGHT_BISHOP_CARD, DARK_BISHOP_CARD) and \
+                color == turn and not (deck[LIGHT_BISHOP_CARD] + deck[DARK_BISHOP_CARD]) \
+                else "cards"
+            raise RfenError(field, f"{name} holds a light- or dark-square bishop card (L/D), "
+                                   f"which exists only under coloured_bishop_cards=true "
+                                   f"(R13)")
+        if rules.coloured_bishop_cards and held[chess.BISHOP]:
+            field = "pending" if pending == chess.BISHOP and color == turn and \
+                not deck[chess.BISHOP] else "cards"
+            raise RfenError(field, f"{name} holds a plain bishop card (B), but under "
+                                   f"coloured_bishop_cards=true the bishops are the L and D "
+                                   f"cards (R13)")
         for piece_type, limit in _MAX_PER_SIDE.items():
             on_board = chess.popcount(plain & board.pieces_mask(piece_type, color))
             cards = held[piece_type]
@@ -1135,8 +1194,6 @@ def _validate(board: chess.Board, decks: tuple[Counts, Counts], blue: tuple[Coun
     if must_move and not probe.is_check():
         raise RfenError("pending", "'+' (a chess move must follow a failed rescue) needs the side "
                                    "to move in check")
-    if pending == KING_CARD and board.kings & board.occupied_co[turn]:
-        raise RfenError("pending", "a king card is pending but the king is on the board")
 
 
 if RaindropBoard not in chess.variant.VARIANTS:

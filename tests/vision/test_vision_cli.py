@@ -14,9 +14,9 @@ from companion.cli import main
 from vision import synthetic
 from vision.calibration import load_calibration
 from vision.reader import open_board
-from vision.samples import load_photos, samples_dir
+from vision.samples import load_photos
 
-PHOTOS = load_photos() if (samples_dir() / "labels.json").exists() else []
+PHOTOS = load_photos()
 
 
 @pytest.fixture(autouse=True)

@@ -16,16 +16,19 @@ from companion.clock import ClockSettings
 from companion.game import Game
 from companion.journal import (
     ENV_DATA_DIR,
+    KEY_DIR,
     Journal,
     JournalError,
     data_dir,
     encode_line,
     latest_journal,
+    load_key,
     new_game,
     read_journal,
     resume,
 )
 from companion.rules import HouseRules
+from companion.sealing import seal, unseal
 
 
 class FakeTime:
@@ -150,7 +153,7 @@ def test_every_torn_tail_is_recovered_to_the_last_good_entry(tmp_path: Path) -> 
     reference = read_journal(path)
     count = len(reference.entries)
     for cut in range(last_start + 1, len(data)):
-        trial = tmp_path / f"cut{cut}.rdj"
+        trial = path.parent / f"cut{cut}.rdj"  # beside it: the same key folder
         trial.write_bytes(data[:cut])
         resumed = resume(trial)
         assert len(resumed.warnings) == 1
@@ -163,17 +166,43 @@ def test_every_torn_tail_is_recovered_to_the_last_good_entry(tmp_path: Path) -> 
         assert len(read_journal(trial).entries) == count - 1
 
 
-def test_a_bit_flip_in_an_entry_cuts_the_tail_there(tmp_path: Path) -> None:
+def test_a_bit_flip_in_the_last_entry_cuts_the_tail_there(tmp_path: Path) -> None:
     path, _game = _journal_with_entries(tmp_path)
     data = bytearray(path.read_bytes())
     lines = bytes(data).splitlines(keepends=True)
-    offset = sum(len(line) for line in lines[:6]) + 20  # inside entry 6
+    count = len(lines) - 1
+    offset = sum(len(line) for line in lines[:-1]) + 20  # inside the last entry
     data[offset] ^= 0x04
     path.write_bytes(bytes(data))
     resumed = resume(path)
-    assert "entry 6 is damaged" in resumed.warnings[0]
-    assert len(resumed.game.actions()) <= 5
-    assert resumed.game.entries == 5
+    assert f"entry {count} is damaged" in resumed.warnings[0]
+    assert resumed.game.entries == count - 1
+    resumed.journal.close()
+
+
+def test_a_damaged_entry_with_good_entries_after_it_is_never_cut(tmp_path: Path) -> None:
+    """Issue 14, point 4: resume refuses, names the entry, and changes no byte."""
+    path, _game = _journal_with_entries(tmp_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    count = len(lines) - 1
+    assert count > 20
+    for damaged, how in ((6, "flip"), (count - 1, "flip"), (10, "cut"), (3, "swap")):
+        data = bytearray(b"".join(lines))
+        start = sum(len(line) for line in lines[:damaged])
+        if how == "flip":
+            data[start + 20] ^= 0x04
+        elif how == "cut":
+            data[start + 12:start + 30] = b""
+        else:  # two good entries in the wrong order
+            data[start:start + len(lines[damaged]) + len(lines[damaged + 1])] = \
+                lines[damaged + 1] + lines[damaged]
+        path.write_bytes(bytes(data))
+        before = sorted(p.name for p in path.parent.iterdir())
+        with pytest.raises(JournalError, match=rf"entry {damaged} is damaged.*intact entries "
+                                               rf"follow it.*left as it is"):
+            resume(path)
+        assert path.read_bytes() == bytes(data)
+        assert sorted(p.name for p in path.parent.iterdir()) == before  # no copy aside
 
 
 @pytest.mark.parametrize(("damage", "message"), [
@@ -191,7 +220,7 @@ def test_an_unreadable_journal_is_refused_and_left_alone(
     with pytest.raises(JournalError, match=message):
         resume(path)
     assert path.read_bytes() == data
-    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert sorted(p.name for p in path.parent.iterdir()) == [KEY_DIR, path.name]
 
 
 def test_wrong_version_or_format_is_refused(tmp_path: Path) -> None:
@@ -199,11 +228,19 @@ def test_wrong_version_or_format_is_refused(tmp_path: Path) -> None:
     data = path.read_bytes()
     first, rest = data.split(b"\n", 1)
     header = json.loads(first[9:])
-    for key, value, message in (("version", 99, "version 99"),
-                                ("format", "something", "not a Raindropchess journal"),
-                                ("decks", {"white": ["K"], "black": ["k"]}, "not a full deck"),
-                                ("rules", {"jokers_per_deck": 7}, "jokers_per_deck")):
-        changed = dict(header, **{key: value})
+    key = load_key(path, header)
+    assert key is not None
+    secret = json.loads(unseal(key, header["secret"], "0"))
+    bad_decks = dict(secret, decks={"white": ["K"], "black": ["k"]})
+    for key_name, value, message in (
+            ("version", 99, "version 99"),
+            ("version", 1, "version 1"),
+            ("format", "something", "not a Raindropchess journal"),
+            ("secret", seal(key, json.dumps(bad_decks).encode(), "0"), "not a full deck"),
+            ("secret", seal(key, json.dumps(secret).encode(), "1"), "cannot be opened"),
+            ("key", "0123456789abcdef", "key file .* is missing"),
+            ("rules", {"jokers_per_deck": 7}, "jokers_per_deck")):
+        changed = dict(header, **{key_name: value})
         bad = encode_line(changed) + rest
         path.write_bytes(bad)
         with pytest.raises(JournalError, match=message):

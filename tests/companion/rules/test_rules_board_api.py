@@ -29,7 +29,7 @@ MIDGAME = "r3k3/pp3ppp/2n5/8/3P4/2N2B2/PP3PPP/R3K3[QRBNPPqrbbnp] w QRBNqrbn - 0 
 
 @pytest.mark.parametrize(("rfen", "field", "words"), [
     ("", "string", "empty"),
-    ("8/8/8/8/8/8/8/8[] w - -", "string", None),  # four fields are allowed: see below
+    ("8/8/8/8/8/8/8/8[Kk] w - -", "string", None),  # four fields are allowed: see below
     ("8/8/8/8/8/8/8/8[] w - - 0", "string", "6 space-separated fields"),
     ("8/8/8/8/8/8/8/8 w - - 0 1", "cards", "brackets"),
     ("8/8/8/8/8/8/8/8[KX] w - - 0 1", "cards", "unknown card letter 'X'"),
@@ -38,29 +38,58 @@ MIDGAME = "r3k3/pp3ppp/2n5/8/3P4/2N2B2/PP3PPP/R3K3[QRBNPPqrbbnp] w QRBNqrbn - 0 
     ("8/8/8/8/8/8/8/7X[] w - - 0 1", "placement", None),
     ("P7/8/8/8/8/8/8/8[] w - - 0 1", "placement", "first or last rank"),
     ("8/8/8/8/8/8/8/8[] x - - 0 1", "turn", "'w' or 'b'"),
-    ("4k3/8/8/8/8/8/8/4R3[] w - - 0 1", "turn", "black is in check"),
+    ("4k3/8/8/8/8/8/8/4R3[K] w - - 0 1", "turn", "black is in check"),
     ("8/8/8/8/8/8/8/8[] w QK - 0 1", "blue", "'K'"),
-    ("8/8/8/8/8/8/8/8[] w QQ - 0 1", "blue", "than the rules allow"),
+    ("8/8/8/8/8/8/8/8[Kk] w QQ - 0 1", "blue", "than the rules allow"),
     ("8/8/8/8/8/8/8/8[] w - X 0 1", "pending", "card letter"),
     ("8/8/8/8/8/8/8/8[] w - n 0 1", "pending", "black card"),
-    ("8/8/8/8/8/8/8/4K3[] w - + 0 1", "pending", "in check"),
-    ("8/8/8/8/8/8/8/4K3[] w - K 0 1", "cards", "king(s) on the board and 1 in cards"),
-    ("8/8/8/8/8/8/8/8[] w - J 0 1", "pending", "extra-turn joker is never pending"),
+    ("8/8/8/8/8/8/8/4K3[k] w - + 0 1", "pending", "only under failed_rescue=return"),
+    ("8/8/8/8/8/8/8/4K3[k] w - K 0 1", "pending", "a second king"),
+    ("8/8/8/8/8/8/8/K6K[k] w - - 0 1", "cards", "2 king(s) on the board"),
+    ("8/8/8/8/8/8/8/4K3[Kk] w - - 0 1", "cards", "king(s) on the board and 1 in cards"),
+    ("8/8/8/8/8/8/8/8[Kk] w - J 0 1", "pending", "extra-turn joker is never pending"),
+    ("8/8/8/8/8/8/8/4k3[] w - - 0 1", "cards", "white has no king anywhere"),
+    ("8/8/8/8/8/8/8/4K3[q] b - - 0 1", "cards", "black has no king anywhere"),
+    ("4k3/8/8/3P~4/8/8/8/4K3[] w - - 0 1", "placement", "the pawn on d5 is marked blue"),
+    ("4k3/8/8/8/8/8/8/4K~3[] w - - 0 1", "placement", "the king on e1 is marked blue"),
+    ("8/8/8/8/8/8/8/8[KLk] w - - 0 1", "cards", "only under coloured_bishop_cards=true"),
+    ("8/8/8/8/8/8/8/8[Kk] w - L 0 1", "pending", "only under coloured_bishop_cards=true"),
     ("8/8/8/8/8/8/8/8[] w - - -1 1", "halfmove", "at least 0"),
     ("8/8/8/8/8/8/8/8[] w - - x 1", "halfmove", "number"),
     ("8/8/8/8/8/8/8/8[] w - - 0 0", "fullmove", "at least 1"),
 ])
 def test_rfen_errors_name_the_field(rfen: str, field: str, words: str | None) -> None:
     if field == "string" and words is None:
-        assert RaindropBoard(rfen).rfen() == "8/8/8/8/8/8/8/8[] w - - 0 1"
+        assert RaindropBoard(rfen).rfen() == "8/8/8/8/8/8/8/8[Kk] w - - 0 1"
         return
     with pytest.raises(RfenError) as error:
-        RaindropBoard(rfen)
+        RaindropBoard(rfen, rules=HouseRules())
     assert error.value.field == field
     assert str(error.value).startswith(f"invalid RFEN {field}: ")
     if words:
         assert words in str(error.value)
     assert isinstance(error.value, ValueError)
+
+
+def test_impossible_positions_under_the_rules_in_force() -> None:
+    """Issue 14, point 7: '+' needs failed_rescue=return and a check; L/D cards need
+    coloured_bishop_cards (and then no plain B card)."""
+    back = HouseRules(failed_rescue="return")
+    with pytest.raises(RfenError, match="needs the side to move in check"):
+        RaindropBoard("8/8/8/8/8/8/8/4K3[k] w - + 0 1", rules=back)
+    assert RaindropBoard("k7/8/8/8/8/8/PP6/K6r[NPq] w QRBNqrbn + 0 20", rules=back).must_move
+    with pytest.raises(RfenError, match="only under failed_rescue=return"):
+        RaindropBoard("k7/8/8/8/8/8/PP6/K6r[NPq] w QRBNqrbn + 0 20", rules=HouseRules())
+    # Without rules (as chess.pgn makes a board from a FEN header) the RFEN's own
+    # letters show the rule: defaults otherwise.
+    assert RaindropBoard("k7/8/8/8/8/8/PP6/K6r[NPq] w QRBNqrbn + 0 20").rules == back
+    coloured = HouseRules(coloured_bishop_cards=True)
+    assert RaindropBoard("8/8/8/8/8/8/8/8[KLk] w - - 0 1", rules=coloured).deck_size(
+        chess.WHITE) == 2
+    with pytest.raises(RfenError, match="plain bishop card") as error:
+        RaindropBoard("8/8/8/8/8/8/8/8[Kk] w - B 0 1", rules=coloured)
+    assert error.value.field == "pending"
+    assert RaindropBoard("8/8/8/8/8/8/8/8[KLk] w - - 0 1").rules == coloured
 
 
 def test_a_bad_rfen_leaves_the_board_unchanged() -> None:

@@ -251,7 +251,7 @@ def test_r5_blue_returns_when_captured_option() -> None:
 
 
 def test_r6_a_placement_gives_check_while_the_checker_has_no_king() -> None:
-    board = RaindropBoard("4k3/8/8/8/8/8/8/8[q] w QRBNqrbn Q 0 4")
+    board = RaindropBoard("4k3/8/8/8/8/8/8/8[Kq] w QRBNqrbn Q 0 4")
     board.push_san("Q@e4")
     assert board.is_check()
     assert board.king(chess.WHITE) is None
@@ -263,7 +263,7 @@ def test_r6_a_placement_gives_check_while_the_checker_has_no_king() -> None:
 
 
 def test_r6_the_player_in_check_must_end_the_turn_out_of_check() -> None:
-    board = RaindropBoard("4k3/8/8/8/4Q3/8/8/8[q] b QRBNqrbn - 0 4")
+    board = RaindropBoard("4k3/8/8/8/4Q3/8/8/8[Kq] b QRBNqrbn - 0 4")
     moves = {m.uci() for m in board.legal_moves}
     assert moves == {"e8d8", "e8f8", "e8d7", "e8f7"}
 
@@ -336,7 +336,7 @@ def test_r7_double_check_cannot_be_blocked_even_with_a_full_deck() -> None:
 
 
 def test_r7_knight_check_cannot_be_blocked() -> None:
-    board = RaindropBoard("8/8/8/8/8/8/PPn5/KR6[QR] w QRBNqrbn - 0 9")
+    board = RaindropBoard("8/8/8/8/8/8/PPn5/KR6[QRk] w QRBNqrbn - 0 9")
     assert board.is_check() and board.rescue_cards() == {}
     assert board.is_checkmate()
 
@@ -487,9 +487,11 @@ def test_r10_insufficient_material_only_when_both_decks_are_empty() -> None:
         assert not board.is_insufficient_material()
     assert not RaindropBoard("4k3/8/8/8/8/8/8/4K3[q] b QRBNqrbn Q 0 60".replace(
         "[q] b QRBNqrbn Q", "[] b QRBNqrbn q")).is_insufficient_material()
-    # Jokers are not material.
-    jokers = RaindropBoard("4k3/8/8/8/8/8/8/4K3[Jj] w QRBNqrbn - 0 60", rules=EXTRA)
-    assert jokers.is_insufficient_material()
+    # R10 says both decks empty: a joker left is a card left (a flip is possible).
+    for deck in ("Jj", "J", "j"):
+        jokers = RaindropBoard(f"4k3/8/8/8/8/8/8/4K3[{deck}] w QRBNqrbn - 0 60", rules=EXTRA)
+        assert not jokers.is_insufficient_material()
+        assert jokers.outcome() is None and (jokers.can_flip() or deck == "j")
     assert not RaindropBoard("4k3/8/8/8/8/8/8/3RK3[] w QRBNqrbn - 0 60").is_insufficient_material()
 
 
@@ -554,7 +556,7 @@ def test_r12_remove_piece_joker_removes_an_opposing_piece_not_the_king() -> None
 
 
 def test_r12_remove_piece_joker_without_a_king_has_no_effect() -> None:
-    board = RaindropBoard("r7/8/8/8/8/8/8/8[QJk] w QRBNqrbn - 0 3", rules=REMOVE)
+    board = RaindropBoard("r7/8/8/8/8/8/8/8[KQJk] w QRBNqrbn - 0 3", rules=REMOVE)
     result = board.flip("J")
     assert result.outcome == FlipOutcome.NO_EFFECT
     assert board.turn == chess.BLACK and board.piece_at(chess.A8) is not None
@@ -633,7 +635,12 @@ def test_r13_rfen_does_not_mix_plain_and_coloured_bishop_cards() -> None:
         RaindropBoard("8/8/8/8/8/8/8/8[KBLk] w - - 0 1")
     with pytest.raises(RfenError, match="more than one light-square bishop"):
         RaindropBoard("8/8/8/8/8/8/8/8[KLLk] w - - 0 1")
-    assert RaindropBoard("8/8/8/8/8/8/8/8[KLDkl] b - d 0 1").pending == "d"
+    coloured = HouseRules(coloured_bishop_cards=True)
+    assert RaindropBoard("8/8/8/8/8/8/8/8[KLDkl] b - d 0 1", rules=coloured).pending == "d"
+    with pytest.raises(RfenError, match="only under coloured_bishop_cards=true"):
+        RaindropBoard("8/8/8/8/8/8/8/8[KLDkl] b - d 0 1", rules=HouseRules())
+    with pytest.raises(RfenError, match="plain bishop card"):
+        RaindropBoard("8/8/8/8/8/8/8/8[KBk] w - - 0 1", rules=coloured)
 
 
 # ----------------------------------------------------------------------
