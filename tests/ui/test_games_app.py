@@ -99,8 +99,8 @@ def test_a_toy_game_by_touches_with_an_illegal_touch_undo_resume_review_and_expo
     driver.pump(2)
     assert model.session.turns == ["b1"]
     assert "'b1' is not a legal step here" in model.view.alert
-    assert model.view.alert in driver.texts(screen.ids.far_panel)
-    assert model.view.alert in driver.texts(screen.ids.near_panel)
+    assert model.view.alert in "\n".join(driver.texts(screen.ids.far_panel))
+    assert model.view.alert in "\n".join(driver.texts(screen.ids.near_panel))
     tap_cell(screen, "c1")
     driver.pump(2)
     tap_panel(driver, screen, "black", "Undo")
@@ -180,7 +180,7 @@ def play_to_the_end(driver: Driver, name: str, options: dict[str, str], *, undo_
     # The journal holds the whole game (the undo too): it replays to the same end.
     from ui.games import saved
 
-    replayed = saved.session_of(saved.read(screen.model.journal_path))
+    replayed = saved.session_at(screen.model.journal_path)
     assert replayed.position == session.position and replayed.record == session.record
     outcome = session.rules.outcome(session.position)
     assert outcome is not None and session.result is not None
@@ -195,3 +195,12 @@ def play_to_the_end(driver: Driver, name: str, options: dict[str, str], *, undo_
 def test_dropper_to_the_end_by_touches(driver: Driver) -> None:
     screen = play_to_the_end(driver, "dropper", {"size": "4"}, undo_at=2, resume_at=4)
     assert "Final score" in screen.ids.status.text
+
+
+def test_rumbo_to_the_end_by_touches_with_komi_and_side_chosen_by_the_players(
+        driver: Driver) -> None:
+    screen = play_to_the_end(driver, "rumbo", {"size": "4"}, undo_at=3, resume_at=5)
+    turns = screen.model.session.turns
+    assert turns[0].startswith("komi=") and turns[1] in ("side=v", "side=h")
+    assert all("@" in turn for turn in turns[2:])
+    assert "Claimed" in screen.ids.status.text

@@ -12,8 +12,9 @@ from typing import Any
 
 from companion import games
 from companion.games import OptionError
+from companion.games.journal import new_session
 from companion.games.session import GameSession
-from companion.journal import Journal, JournalError
+from companion.records import Journal, JournalError
 
 LOGGER = logging.getLogger(__name__)
 
@@ -40,16 +41,16 @@ def make_screen(name: str) -> Any:
 def start_game(app: Any, name: str, options: Mapping[str, str]) -> Any:
     """A new journaled game of ``name`` on the play screen; :class:`OptionError` for a
     bad option (nothing is started then). Returns the PlayModel."""
-    rules = games.get(name)
-    start = rules.start(**options)
-    values = rules.check_options(options)
+    journal: Journal | None
     try:
-        journal: Journal | None = Journal.create()
+        session, journal = new_session(name, options)
     except (OSError, JournalError) as error:
         LOGGER.warning("no journal for the new game: %s", error)
         app.message = f"The game is not being saved: {error}"
+        rules = games.get(name)
+        session = GameSession(rules, rules.start(**options),
+                              options=rules.check_options(options))
         journal = None
-    session = GameSession(rules, start, options=values, journal=journal)
     return show_session(app, session, journal)
 
 

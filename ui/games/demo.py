@@ -6,6 +6,7 @@ of turns (mid-play), then the screen is shown (and saved with ``--screenshot``).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ from kivy.clock import Clock
 
 from companion.games import Step
 from ui.games import control
+from ui.games.picking import touchable
 from ui.games.touching import press, touch_step
 
 LOGGER = logging.getLogger(__name__)
@@ -29,7 +31,12 @@ FRAMES_BEFORE_SHOT = 8
 
 
 def choose(steps: tuple[Step, ...], turn: int, depth: int) -> Step:
-    """A fixed, spread-out choice among the legal steps."""
+    """A fixed, spread-out choice among the legal steps; among numbers (a komi to name),
+    the one nearest zero that draws no warning."""
+    numbers = [step for step in steps if not touchable(step)
+               and re.fullmatch(r"-?\d+", step.text.partition("=")[2])]
+    if numbers and len(numbers) == len(steps):
+        return min(numbers, key=lambda s: ("(" in s.note, abs(int(s.text.partition("=")[2]))))
     return steps[(turn * 7919 + depth * 104729 + 13) % len(steps)]
 
 

@@ -39,9 +39,12 @@ class PlayView:
     title: str
     layout: Layout
     to_move: str
-    """The side to move (``""`` once the game is over)."""
+    """The side to move (``""`` once the game is over); may be a role outside the two
+    sides (Rumbo's proposer and chooser before the sides are known)."""
     message: str
     """What to do now, for the player to move (or how the game ended)."""
+    everyone: bool = False
+    """The one to move is not one of the two sides yet: both panels show what to do."""
     alert: str = ""
     """A problem to read at once (an illegal touch and why), or an event."""
     alert_level: str = ""
@@ -127,6 +130,9 @@ class PlayModel:
                 targets = frozenset(cell for step in steps
                                     for cell in picking.key_cells(step)[:1]
                                     if step.changes.get(cell, "") == prefer)
+        empty = {shape.cell for shape in layout(rules, shown).shapes if shape.content == "."}
+        if not self.touched and len(targets) > 12 and targets == empty:
+            targets = frozenset()  # every empty point is legal: dots would only hide the board
         if result is not None:
             message = f"The game is over: {result.reason}"
         else:
@@ -136,6 +142,7 @@ class PlayModel:
             title=rules.title,
             layout=layout(rules, shown),
             to_move="" if result is not None else session.to_move,
+            everyone=result is None and session.to_move not in rules.players,
             message=message,
             alert=self.alert,
             alert_level=self.alert_level,
@@ -264,10 +271,13 @@ class PlayModel:
         except (IllegalTurn, SessionError, JournalError) as error:
             self._say(f"Not played: {error}", "danger")
             return
+        last = self.builder.steps[-1] if self.builder.steps else None
         self._restart()
         result = self.session.result
         if result is not None:
             self._say(f"Game over: {result.reason}", "good")
+        elif last is not None and last.note:
+            self._say(f"Played {turn}: {last.note}", "good")
 
     def confirm(self) -> None:
         """Play the turn built so far (where the rules let it end)."""

@@ -69,8 +69,8 @@ def rumbo(rules: Any, position: Position) -> str:
     if komi == "?":
         return "The komi is still to be named"
     value = int(komi)
-    return (f"Claimed: Vertical {vertical}; Horizontal {horizontal} + komi {value} = "
-            f"{horizontal + value}")
+    return (f"Claimed (marks on the stones): Vertical, blue, {vertical}; Horizontal, red, "
+            f"{horizontal} + komi {value} = {horizontal + value}")
 
 
 def crumble(rules: Any, position: Position) -> str:
