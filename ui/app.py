@@ -150,7 +150,13 @@ class RaindropApp(App):  # type: ignore[misc]
         return self._show_session(game, settings.board, source)
 
     def resume_game(self) -> GameSession | None:
-        """Resume the journalled game, if there is one."""
+        """Resume the journalled game, if there is one (of any game)."""
+        info = resume.describe()
+        if info.game != "raindropchess" and info.path is not None:
+            from ui.games.control import resume_path
+
+            resume_path(self, info.path)
+            return None
         try:
             game, warnings = resume.resume_latest()
         except ValueError as error:

@@ -204,3 +204,33 @@ def test_rumbo_to_the_end_by_touches_with_komi_and_side_chosen_by_the_players(
     assert turns[0].startswith("komi=") and turns[1] in ("side=v", "side=h")
     assert all("@" in turn for turn in turns[2:])
     assert "Claimed" in screen.ids.status.text
+
+
+def test_the_home_screen_resumes_an_abstract_game_too(driver: Driver, row: Any) -> None:
+    screen = open_new_game(driver, "row", {"size": "5"})
+    tap_cell(screen, "c1")
+    driver.pump(2)
+    screen.model.journal.close()
+    screen.model = None
+    app = driver.app
+    app.show("home")
+    driver.pump(2)
+    home = app.screen("home")
+    assert home.can_resume and "Row: 1 actions played, white to move" in home.resume_text
+    driver.tap(home.ids.resume)
+    assert app.root.current == "games_play"
+    assert app.screen("games_play").model.session.turns == ["c1"]
+
+
+def test_the_app_starts_without_the_games_screens(tmp_path: Path) -> None:
+    """The games' screens are made when first shown: starting the app imports none."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import ui.app; "
+            "print(sorted(m for m in sys.modules if m.startswith('ui.games')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120, check=True,
+                          env={**__import__("os").environ, "KIVY_NO_ARGS": "1",
+                               "KIVY_LOG_MODE": "PYTHON", "KIVY_NO_CONSOLELOG": "1"})
+    assert done.stdout.strip().splitlines()[-1] == "[]"

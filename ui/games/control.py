@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from companion import games
@@ -77,8 +78,16 @@ def resume_game(app: Any, name: str) -> Any:
     if info is None:
         app.message = f"No unfinished game of {name} to resume"
         return None
+    return resume_path(app, info.path)
+
+
+def resume_path(app: Any, path: Path) -> Any:
+    """Resume the games journal at ``path`` on the play screen; the PlayModel, or None
+    (``app.message`` says why)."""
+    from ui.games import saved
+
     try:
-        session, journal, warnings = saved.resume(info.path)
+        session, journal, warnings = saved.resume(path)
     except (JournalError, OptionError, ValueError) as error:
         app.message = f"Cannot resume: {error}"
         return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from pathlib import Path
+from typing import Any
 
 from companion import journal
 from companion.games.journal import is_games_journal, resume_session, session_from_contents
@@ -60,3 +61,27 @@ def resume(path: Path) -> tuple[GameSession, journal.Journal, tuple[str, ...]]:
     leaves the file as it was."""
     resumed = resume_session(path)
     return resumed.session, resumed.journal, resumed.warnings
+
+
+def describe_games_journal(path: Path) -> Any:
+    """What the home screen says of ``path`` when it holds an abstract game (a
+    :class:`ui.resume.ResumeInfo`); ``None`` for any other journal."""
+    from ui.resume import ResumeInfo
+
+    try:
+        contents = read_records(path)
+    except JournalError:
+        return None
+    if not is_games_journal(contents.header):
+        return None
+    game = str(contents.header.get("game"))
+    try:
+        session = session_from_contents(contents)
+    except JournalError as error:
+        return ResumeInfo(False, f"the last game cannot be read: {error}", path, game)
+    title = session.rules.title
+    result = session.result
+    if result is not None:
+        return ResumeInfo(False, f"the last game of {title} is over ({result.text})", path, game)
+    return ResumeInfo(True, f"{title}: {len(session.record)} actions played, "
+                            f"{session.to_move} to move", path, game)
