@@ -127,15 +127,15 @@ def test_a_toy_game_by_touches_with_an_illegal_touch_undo_resume_review_and_expo
     undo = next(w for w in screen.ids.near_panel.walk() if getattr(w, "text", "") == "Undo")
     assert undo.disabled  # a finished game is final
 
-    driver.tap(find_button(screen.ids.middle, text="Review"))
+    driver.tap(find_button(screen.ids.middle, command="review"))
     assert screen.review_index == 0
     assert screen.ids.board.layout.shape("b1").content == "."
-    driver.tap(find_button(screen.ids.middle, text=">"))
+    driver.tap(find_button(screen.ids.middle, command="next"))
     assert screen.ids.board.layout.shape("b1").content == "b"
     assert "1. Black b1" in screen.ids.status.text
-    driver.tap(find_button(screen.ids.middle, text="Done"))
+    driver.tap(find_button(screen.ids.middle, command="review"))
 
-    driver.tap(find_button(screen.ids.middle, text="Save record"))
+    driver.tap(find_button(screen.ids.middle, command="export"))
     saved = Path(model.view.alert.removeprefix("Record saved to ").rstrip("."))
     record = read_record(saved.read_text(encoding="utf-8"))
     assert record.session.turns == session.turns

@@ -15,9 +15,16 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 import ui.games.board
 import ui.widgets.common
@@ -33,20 +40,53 @@ GAP = 10
 CONTENT_NAMES = {"b": "Black stone", "w": "White stone"}
 
 
+def _hex(rgba: Any) -> str:
+    return "".join(f"{round(channel * 255):02x}" for channel in rgba[:3])
+
+
 class SidePanel(BoxLayout):
     """One player's panel: who they are, what to do, and their buttons."""
 
     side = ObjectProperty("")
     view = ObjectProperty(None, allownone=True)
     confirm_resign = BooleanProperty(False)
+    compact = BooleanProperty(False)
 
     __events__ = ("on_command",)
 
     def on_command(self, command: str) -> None:
         """Default handler: nothing (the screen binds to it)."""
 
+    text = StringProperty("")
+    """The panel's words (Kivy markup): who, whether to move, the alert, what to do."""
+
     def on_view(self, *_: Any) -> None:
         self.confirm_resign = False
+        self._words()
+
+    def on_side(self, *_: Any) -> None:
+        self._words()
+
+    def _words(self) -> None:
+        view: PlayView | None = self.view
+        if view is None or not self.side:
+            self.text = ""
+            return
+        mine = view.to_move == self.side
+        head = self.side.capitalize() + ("  \u2022 to move" if mine else "")
+        colour = _hex(theme.ACCENT if mine else theme.TEXT)
+        parts = [f"[b][color={colour}]{escape_markup(head)}[/color][/b]"]
+        if view.alert:
+            tint = _hex((0.62, 0.93, 0.68, 1) if view.alert_level == "good"
+                        else (1, 0.80, 0.50, 1))
+            parts.append(f"[color={tint}]{escape_markup(view.alert)}[/color]")
+        if mine or view.everyone or (view.over and not view.alert):
+            parts.append(escape_markup(view.message))
+        elif not view.over:
+            parts.append(escape_markup(
+                f"{view.to_move.capitalize()} is playing."
+                + (f" Turn so far: {view.turn_so_far}" if view.turn_so_far else "")))
+        self.text = "  ".join(parts[:1]) + "  " + "\n".join(parts[1:])
 
 
 class GamesPlayScreen(Screen):
@@ -154,19 +194,25 @@ class GamesPlayScreen(Screen):
             return
         box = self.ids.choices
         box.clear_widgets()
+        self.ids.bar_choices.clear_widgets()
         view = self.view
         if view is None or view.over:
             return
         if view.contents:
-            row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
+            # On a short screen the colours share the bottom bar's row.
+            row = (self.ids.bar_choices if self.compact
+                   else BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8)))
             for content in view.contents:
                 button = RoundButton(text=CONTENT_NAMES.get(content, content),
                                      fill=list(theme.ACCENT if content == view.prefer
                                                else theme.SURFACE_RAISED))
                 button.content = content
                 button.bind(on_release=lambda b: self.model.choose_content(b.content))
+                if self.compact:
+                    button.text = button.text.split()[0]
                 row.add_widget(button)
-            box.add_widget(row)
+            if not self.compact:
+                box.add_widget(row)
         for group in view.actions:
             row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
             if group.numbers:
@@ -221,14 +267,18 @@ class GamesPlayScreen(Screen):
         if "choices" not in ids:
             return dp(150)
         choices = ids.choices.minimum_height
-        return (dp(30) + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
-                + dp(52) + dp(6) * 3 + (dp(60) if not self.compact else 0))
+        title = 0 if self.compact else dp(36)
+        return (title + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
+                + dp(50) + dp(6) * 3 + (dp(60) if not self.compact else 0))
 
     def _layout(self, *_: Any) -> None:
         width, height = self.size
         self.landscape = width >= height
-        self.compact = (height < dp(640)) if self.landscape else (height < dp(1000))
-        panel_min = dp(124)
+        compact = (height < dp(640)) if self.landscape else (height < dp(1000))
+        if compact != self.compact:
+            self.compact = compact
+            self._rebuild_choices()
+        panel_min = dp(124) if self.landscape else dp(140)
         gap = dp(GAP) if not self.compact else dp(8)
         middle_h = self._middle_height()
         if self.landscape:

@@ -69,7 +69,7 @@ def rumbo(rules: Any, position: Position) -> str:
     if komi == "?":
         return "The komi is still to be named"
     value = int(komi)
-    return (f"Claimed (marks on the stones): Vertical, blue, {vertical}; Horizontal, red, "
+    return (f"Claimed: Vertical (blue marks) {vertical}, Horizontal (red marks) "
             f"{horizontal} + komi {value} = {horizontal + value}")
 
 
