@@ -21,6 +21,8 @@ def maintenance_boot(os, hw_module):
 
 def run_firmware(machine, micropython, hw_module, device, link):
     """Run the firmware until a MAINT names this board; then restart into maintenance."""
+    import time
+
     micropython.kbd_intr(-1)  # Ctrl-C (0x03) is a byte like any other, never a stop
     hw = hw_module.Rp2040Hardware()
     hw.start_watchdog()
@@ -35,6 +37,7 @@ def run_firmware(machine, micropython, hw_module, device, link):
             break
     with open(MAINTENANCE_FLAG, "w") as flag:
         flag.write("1")
+    time.sleep_ms(300)  # let USB send the reply to MAINT before the restart cuts it off
     machine.reset()
 
 

@@ -10,12 +10,15 @@ the board ends the process (the Pico would restart into maintenance mode).
 """
 
 import sys
+import time
 
 import micropython
 
 import device
 import hw_sim
 import link
+
+RESTART_DELAY_MS = 300
 
 
 def parse_args(argv):
@@ -54,6 +57,9 @@ def main(argv):
             continue
         if dev.maintenance:
             sys.stderr.write("sim: maintenance mode, firmware stopped\n")
+            # As on the Pico (main.py): let the host read the reply before the port goes.
+            # A pty drops what its master has not read yet when the slave closes.
+            time.sleep_ms(RESTART_DELAY_MS)
             return
 
 

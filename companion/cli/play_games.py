@@ -39,6 +39,9 @@ LOGGER = logging.getLogger(__name__)
 LIST_LIMIT = 40
 """At most this many turns or steps are listed at once (some games have hundreds of thousands)."""
 
+NOTE_LIMIT = 6
+"""Steps are listed with their notes when there are at most this many."""
+
 HELP = """\
 Commands (one per line):
   TURN                 a whole turn, as the game's rules page writes it
@@ -219,7 +222,8 @@ class GamesTerminal:
         if not steps:
             self.say("No further step.")
             return
-        shown = ", ".join(f"{s.text}" + (f" ({s.note})" if s.note else "")
+        noted = len(steps) <= NOTE_LIMIT  # a long list reads better as bare step texts
+        shown = ", ".join(s.text + (f" ({s.note})" if s.note and noted else "")
                           for s in steps[:LIST_LIMIT])
         more = f" ... and {len(steps) - LIST_LIMIT} more" if len(steps) > LIST_LIMIT else ""
         self.say(f"{builder.message}. Next steps: {shown}{more}")
@@ -258,19 +262,24 @@ class GamesTerminal:
             self.show_steps()
 
     def play_or_step(self, text: str) -> None:
-        """A whole turn if it is one (and no turn is being built), else a step."""
-        if self.builder is None or not self.builder.steps:
+        """A step if the turn's builder takes it, else a whole turn.
+
+        Steps come first: where a turn may go on after what was typed (a Raindrops
+        chain of placements), typing it step by step must be possible, and ``done``
+        plays it as it stands; a typed whole turn the builder does not take as
+        steps is played at once.
+        """
+        try:
+            self.add_step(text)
+            return
+        except IllegalTurn as step_error:
+            if self.builder is not None and self.builder.steps:
+                raise
             try:
                 self.session.play(text)
-                self.builder = None
-                return
             except IllegalTurn as whole_error:
-                try:
-                    self.add_step(text)
-                except IllegalTurn:
-                    raise whole_error from None
-                return
-        self.add_step(text)
+                raise whole_error from step_error
+            self.builder = None
 
     def handle(self, line: str) -> bool:
         """One command; False to stop."""
