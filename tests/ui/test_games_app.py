@@ -159,7 +159,7 @@ def test_a_draw_claim_and_a_resignation_from_the_far_panel(driver: Driver, row: 
 
 
 def play_to_the_end(driver: Driver, name: str, options: dict[str, str], *, undo_at: int,
-                    resume_at: int, limit: int = 400) -> Any:
+                    resume_at: int, limit: int = 400, stop_early: Any = None) -> Any:
     """A whole game of ``name`` by touches: a few turns, an Undo tapped (the turn then
     played again differently), the app left and the game resumed from the shelf, then
     turns until the game ends. Returns the play screen."""
@@ -174,7 +174,7 @@ def play_to_the_end(driver: Driver, name: str, options: dict[str, str], *, undo_
     played = list(screen.model.session.record)
     screen = quit_and_resume(driver, name)
     assert screen.model.session.record == played
-    play(driver, screen, limit)
+    play(driver, screen, limit, stop_early=stop_early)
     session = screen.model.session
     assert session.is_over, f"{name}: not over after {limit} more turns"
     # The journal holds the whole game (the undo too): it replays to the same end.
@@ -234,3 +234,10 @@ def test_the_app_starts_without_the_games_screens(tmp_path: Path) -> None:
                           env={**__import__("os").environ, "KIVY_NO_ARGS": "1",
                                "KIVY_LOG_MODE": "PYTHON", "KIVY_NO_CONSOLELOG": "1"})
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_raindrops_to_the_end_by_touches(driver: Driver) -> None:
+    # Every other group move is stopped where it may end, with Confirm.
+    screen = play_to_the_end(driver, "raindrops", {"size": "5"}, undo_at=2, resume_at=3,
+                             stop_early=lambda turn: turn % 2 == 0)
+    assert "Units" in screen.ids.status.text

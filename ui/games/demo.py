@@ -89,6 +89,13 @@ class GamesDemo:
         screen = self.app.screen("games_play")
         yield 3
         yield from play_turns(screen, self.turns, stop_early=lambda turn: turn % 2 == 0)
+        # One step of the next turn, so that the picture shows a turn being built and
+        # its legal next steps (a one-step turn is simply played).
+        model = screen.model
+        steps = model.builder.next_steps() if not model.session.is_over else ()
+        if steps:
+            for _ in touch_step(screen, choose(steps, self.turns, 0)):
+                yield FRAMES_PER_TOUCH
         yield FRAMES_BEFORE_SHOT
 
     def _tick(self, _dt: float) -> bool:

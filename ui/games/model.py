@@ -137,7 +137,8 @@ class PlayModel:
             message = f"The game is over: {result.reason}"
         else:
             message = _sentence(self.builder.message)
-        building = frozenset(cell for step in self.builder.steps for cell in step.changes)
+        building = frozenset(cell for step in self.builder.steps
+                             for cell in picking.touchable(step))
         return PlayView(
             title=rules.title,
             layout=layout(rules, shown),
