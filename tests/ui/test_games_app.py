@@ -241,3 +241,40 @@ def test_raindrops_to_the_end_by_touches(driver: Driver) -> None:
     screen = play_to_the_end(driver, "raindrops", {"size": "5"}, undo_at=2, resume_at=3,
                              stop_early=lambda turn: turn % 2 == 0)
     assert "Units" in screen.ids.status.text
+
+
+def test_the_board_zooms_and_pans_and_taps_still_hit_their_cells(driver: Driver,
+                                                                  row: Any) -> None:
+    from kivy.base import EventLoop
+
+    from ui.touch import SimulatedTouch
+
+    screen = open_new_game(driver, "row", {"size": "9"})
+    board = screen.ids.board
+    for _ in range(2):
+        driver.tap(find_button(screen.ids.zoom, command="zoom_in"))
+    assert board.zoom == 4
+    assert not board.collide_point(*board.cell_center("a1"))  # off the magnified view
+    tap_cell(screen, "e1")
+    driver.pump(2)
+    assert screen.model.session.turns == ["e1"]
+    # Drag the board to the right by two cells: a finger that moves pans, it does not tap.
+    unit = board.frame()[2]
+    x, y = board.to_window(*board.center)
+    window = EventLoop.window
+    finger = SimulatedTouch(x, y)
+    EventLoop.post_dispatch_input("begin", finger)
+    for step in range(1, 5):
+        finger.move({"x": (x + step * unit / 2) / (window.width - 1.0),
+                     "y": y / (window.height - 1.0)})
+        EventLoop.post_dispatch_input("update", finger)
+    EventLoop.post_dispatch_input("end", finger)
+    driver.pump(2)
+    assert screen.model.session.turns == ["e1"]
+    assert abs(board.focus[0] - 2.5) < 0.01  # the middle of e1 (4.5) moved two cells right
+    tap_cell(screen, "c1")
+    driver.pump(2)
+    assert screen.model.session.turns == ["e1", "c1"]
+    driver.tap(find_button(screen.ids.zoom, command="zoom_out"))
+    driver.tap(find_button(screen.ids.zoom, command="zoom_out"))
+    assert board.zoom == 1 and board.collide_point(*board.cell_center("a1"))

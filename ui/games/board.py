@@ -15,8 +15,14 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty
-from kivy.uix.widget import Widget
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+)
+from kivy.uix.stencilview import StencilView
 
 from ui import theme
 from ui.games.geometry import Layout
@@ -38,8 +44,17 @@ TOUCHED = (0.98, 0.70, 0.10, 1)
 LAST = (0.95, 0.25, 0.55, 1)
 
 
-class GameBoard(Widget):
-    """``layout`` is a Layout (or None); marks are lists and dicts of cell names."""
+MAX_ZOOM = 16.0
+PAN_SLOP = 12  # pixels a finger may wander and still tap
+
+
+class GameBoard(StencilView):
+    """``layout`` is a Layout (or None); marks are lists and dicts of cell names.
+
+    ``zoom`` (1 to 16) magnifies around ``focus`` (the point of the board, in board
+    units, shown in the middle); a finger dragged on a magnified board pans it, a
+    mouse wheel zooms. Drawing is clipped to the widget.
+    """
 
     layout = ObjectProperty(None, allownone=True)
     targets = ListProperty()
@@ -50,6 +65,8 @@ class GameBoard(Widget):
     turned = BooleanProperty(False)
     coordinates = BooleanProperty(True)
     interactive = BooleanProperty(True)
+    zoom = NumericProperty(1.0)
+    focus = ListProperty([0.0, 0.0])
 
     __events__ = ("on_cell",)
 
@@ -57,9 +74,26 @@ class GameBoard(Widget):
         self._redraw = Clock.create_trigger(self._draw, -1)
         super().__init__(**kwargs)
         for name in ("pos", "size", "layout", "targets", "touched", "last", "building",
-                     "claims", "turned", "coordinates"):
+                     "claims", "turned", "coordinates", "zoom", "focus"):
             self.fbind(name, self._redraw)
+        self.fbind("layout", self._on_layout)
         self._redraw()
+        self._press: tuple[float, float] | None = None
+        self._panned = False
+
+    def _on_layout(self, *_: Any) -> None:
+        board: Layout | None = self.layout
+        if board is None:
+            return
+        if self.zoom <= 1.0 or not (0 <= self.focus[0] <= board.columns
+                                    and 0 <= self.focus[1] <= board.rows):
+            self.focus = [board.columns / 2, board.rows / 2]
+
+    def zoom_by(self, factor: float) -> None:
+        """Magnify (factor > 1) or shrink around the board's middle as shown."""
+        self.zoom = max(1.0, min(MAX_ZOOM, self.zoom * factor))
+        if self.zoom == 1.0 and self.layout is not None:
+            self.focus = [self.layout.columns / 2, self.layout.rows / 2]
 
     # Geometry -----------------------------------------------------------
 
@@ -71,9 +105,15 @@ class GameBoard(Widget):
             return self.x, self.y, 0.0
         margin = 0.75 if self.coordinates else 0.15
         unit = min(self.width / (board.columns + 2 * margin),
-                   self.height / (board.rows + 2 * margin))
-        x = self.x + (self.width - board.columns * unit) / 2
-        y = self.y + (self.height - board.rows * unit) / 2
+                   self.height / (board.rows + 2 * margin)) * self.zoom
+        if self.zoom <= 1.0:
+            focus_x, focus_y = board.columns / 2, board.rows / 2
+        else:
+            focus_x, focus_y = self.focus
+            if self.turned:
+                focus_x, focus_y = board.columns - focus_x, board.rows - focus_y
+        x = self.center_x - focus_x * unit
+        y = self.center_y - focus_y * unit
         return x, y, unit
 
     def to_screen(self, bx: float, by: float) -> tuple[float, float]:
@@ -104,12 +144,38 @@ class GameBoard(Widget):
     # Input -------------------------------------------------------------
 
     def on_touch_down(self, touch: Any) -> bool:
-        if not self.interactive or self.layout is None or not self.collide_point(*touch.pos):
+        if self.layout is None or not self.interactive or not self.collide_point(*touch.pos):
             return False
-        cell = self.layout.cell_at(*self.to_board(*touch.pos))
-        if cell is None:
+        if getattr(touch, "is_mouse_scrolling", False):
+            self.zoom_by(1.25 if touch.button == "scrolldown" else 0.8)
+            return True
+        touch.grab(self)
+        self._press = touch.pos
+        self._panned = False
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is not self or self._press is None:
             return False
-        self.dispatch("on_cell", cell)
+        dx, dy = touch.x - self._press[0], touch.y - self._press[1]
+        if self.zoom > 1.0 and (self._panned or abs(dx) + abs(dy) > PAN_SLOP):
+            _, _, unit = self.frame()
+            sign = -1 if self.turned else 1
+            self.focus = [self.focus[0] - sign * (touch.dx / unit),
+                          self.focus[1] - sign * (touch.dy / unit)]
+            self._panned = True
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        touch.ungrab(self)
+        press, self._press = self._press, None
+        if self._panned or press is None:
+            return True
+        cell = self.layout.cell_at(*self.to_board(*press)) if self.layout else None
+        if cell is not None:
+            self.dispatch("on_cell", cell)
         return True
 
     def on_cell(self, cell: str) -> None:
