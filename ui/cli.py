@@ -40,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="play a scripted demo game: Raindropchess on the simulated "
                              "board (no GAME), or GAME (dropper, rumbo, raindrops, crumble) "
                              "by touches, to mid-play")
+    parser.add_argument("--demo-turns", type=int, default=None, metavar="N",
+                        help="with --demo GAME: play N turns (default: to mid-play); "
+                             "--demo games shows the game shelf")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="save a screenshot of the game screen (after the demo) and exit")
     parser.add_argument("--size", type=parse_size, default=None, metavar="WxH",
@@ -55,12 +58,13 @@ def run(args: argparse.Namespace) -> int:
         from companion import games
 
         try:
-            games.get(demo)
+            if demo != "games":
+                games.get(demo)
         except (KeyError, ImportError) as error:
             from companion.cli import CommandError
 
             raise CommandError(f"--demo {demo}: {error}") from None
         return launch(board=args.board, demo=False, screenshot=args.screenshot,
-                      size=args.size, game=demo)
+                      size=args.size, game=demo, turns=args.demo_turns)
     return launch(board=args.board, demo=demo is not None, screenshot=args.screenshot,
                   size=args.size)

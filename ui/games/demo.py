@@ -1,6 +1,7 @@
 """The scripted demo of an abstract game: ``raindrop app --demo GAME``. A new game
 is played by simulated touches, a fixed choice of legal steps each time, for a number
 of turns (mid-play), then the screen is shown (and saved with ``--screenshot``).
+``--demo games`` shows the game shelf.
 """
 
 from __future__ import annotations
@@ -81,8 +82,12 @@ class GamesDemo:
         self.app.bind(on_start=self._on_start)
 
     def _on_start(self, *_: Any) -> None:
-        control.start_game(self.app, self.game, DEMO_OPTIONS.get(self.game, {}))
-        self._script = self._run()
+        if self.game == "games":
+            self.app.show("games")
+            self._script = iter([FRAMES_BEFORE_SHOT])
+        else:
+            control.start_game(self.app, self.game, DEMO_OPTIONS.get(self.game, {}))
+            self._script = self._run()
         Clock.schedule_interval(self._tick, 0)
 
     def _run(self) -> Iterator[int]:
@@ -92,7 +97,8 @@ class GamesDemo:
         # One step of the next turn, so that the picture shows a turn being built and
         # its legal next steps (a one-step turn is simply played).
         model = screen.model
-        steps = model.builder.next_steps() if not model.session.is_over else ()
+        steps = (model.builder.next_steps()
+                 if self.turns > 0 and not model.session.is_over else ())
         if steps:
             for _ in touch_step(screen, choose(steps, self.turns, 0)):
                 yield FRAMES_PER_TOUCH

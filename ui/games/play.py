@@ -228,6 +228,8 @@ class GamesPlayScreen(Screen):
                 for delta in (1, 5):
                     row.add_widget(self._button(f"+{delta}", lambda _b, d=delta: self._bump(d)))
             else:
+                longest = max(len(step.note or step.text) for step in group.steps)
+                row.height = dp(52) if longest * len(group.steps) < 60 else dp(76)
                 for step in group.steps:
                     button = self._button(step.note or step.text,
                                           lambda _b, s=step: self.model.choose(s), accent=True)

@@ -38,6 +38,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: not installed, skipped")
     args.out.mkdir(parents=True, exist_ok=True)
     status = 0
+    extras = [("games-shelf.png", ["--demo", "games", "--size", "1280x800"])]
+    if "rumbo" in names:
+        extras.append(("games-rumbo-komi.png",
+                       ["--demo", "rumbo", "--demo-turns", "0", "--size", "1280x800"]))
+    for file, words in extras:
+        path = args.out / file
+        done = subprocess.run([sys.executable, "-m", "companion", "app", *words,
+                               "--screenshot", str(path)],
+                              capture_output=True, text=True, check=False)
+        print(f"wrote {path}" if done.returncode == 0 else f"{path}: failed")
+        status |= done.returncode
     for name in names:
         for size in args.sizes:
             path = args.out / f"games-{name}-{size}.png"

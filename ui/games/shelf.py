@@ -86,7 +86,8 @@ class ShelfScreen(Screen):
                 LOGGER.warning("no picture of %s: %s", rules.name, error)
                 picture = None
             card.ids.picture.add_widget(GameBoard(layout=picture, coordinates=False,
-                                                  interactive=False))
+                                                  interactive=False,
+                                                  pos_hint={"x": 0, "y": 0}))
             box.add_widget(card)
 
     def on_pre_enter(self, *_: Any) -> None:
