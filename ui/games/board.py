@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import (
@@ -67,6 +68,9 @@ class GameBoard(StencilView):
     interactive = BooleanProperty(True)
     zoom = NumericProperty(1.0)
     focus = ListProperty([0.0, 0.0])
+    flash = NumericProperty(0.0)
+    """1 -> 0 after a turn: rings spread from the cells it changed and the groups it
+    claimed (filled holes and new claims are seen happening)."""
 
     __events__ = ("on_cell",)
 
@@ -74,12 +78,28 @@ class GameBoard(StencilView):
         self._redraw = Clock.create_trigger(self._draw, -1)
         super().__init__(**kwargs)
         for name in ("pos", "size", "layout", "targets", "touched", "last", "building",
-                     "claims", "turned", "coordinates", "zoom", "focus"):
+                     "claims", "turned", "coordinates", "zoom", "focus", "flash"):
             self.fbind(name, self._redraw)
         self.fbind("layout", self._on_layout)
+        self._fresh: set[str] = set()
+        self._seen_claims: dict[str, str] = {}
+        self.fbind("last", self._on_last)
+        self.fbind("claims", self._on_last)
         self._redraw()
         self._press: tuple[float, float] | None = None
         self._panned = False
+
+    def _on_last(self, *_: Any) -> None:
+        claims = dict(self.claims)
+        fresh = set(self.last) | {cell for cell, owner in claims.items()
+                                  if self._seen_claims.get(cell) != owner}
+        self._seen_claims = claims
+        if not fresh or fresh == self._fresh:
+            return
+        self._fresh = fresh
+        Animation.cancel_all(self, "flash")
+        self.flash = 1.0
+        Animation(flash=0.0, duration=0.9, t="out_quad").start(self)
 
     def _on_layout(self, *_: Any) -> None:
         board: Layout | None = self.layout
@@ -211,6 +231,7 @@ class GameBoard(StencilView):
             else:
                 self._draw_pieces(board, unit)
             self._draw_marks(board, unit)
+            self._draw_flash(board)
             if self.coordinates:
                 self._draw_coordinates(board, unit)
 
@@ -287,6 +308,18 @@ class GameBoard(StencilView):
                 if shape is None:
                     continue
                 self._mark(shape, rgba, kind, unit)
+
+    def _draw_flash(self, board: Layout) -> None:
+        if self.flash <= 0.01:
+            return
+        for cell in self._fresh:
+            shape = board.shape(cell)
+            if shape is None:
+                continue
+            x, y, w, h = self._rect(shape)
+            radius = min(w, h) * (0.5 + 0.5 * (1 - self.flash))
+            Color(*LAST[:3], self.flash)
+            Line(circle=(x + w / 2, y + h / 2, radius), width=max(1.5, min(w, h) * 0.06))
 
     def _mark(self, shape: Any, rgba: tuple[float, ...], kind: str, unit: float) -> None:
         x, y, w, h = self._rect(shape)
