@@ -151,6 +151,17 @@ def test_a_draw_claim_and_a_resignation_from_the_far_panel(driver: Driver, row: 
     assert screen.model.session.result.by == "claim"
     assert screen.ids.title.text == "Row: Draw"
 
+    # An offer from the far panel, declined on the near one; then one accepted.
+    screen = open_new_game(driver, "row", {"size": "4"})
+    tap_panel(driver, screen, "white", "Offer draw")
+    assert screen.model.session.draw_offer == "white"
+    assert "White offers a draw" in "\n".join(driver.texts(screen.ids.near_panel))
+    tap_panel(driver, screen, "black", "Decline")
+    assert screen.model.session.draw_offer is None and not screen.model.session.is_over
+    tap_panel(driver, screen, "black", "Offer draw")
+    tap_panel(driver, screen, "white", "Accept draw")
+    assert screen.model.session.result.by == "agreement"
+
     screen = open_new_game(driver, "row", {"size": "4"})
     tap_panel(driver, screen, "white", "Resign")
     tap_panel(driver, screen, "white", "Yes, resign")
