@@ -64,6 +64,8 @@ def show_session(app: Any, session: GameSession, journal: Journal | None) -> Any
         old.journal.close()
     model = PlayModel(session, journal_path=journal.path if journal is not None else None)
     model.journal = journal
+    settings = getattr(app, "settings", None)
+    screen.face_to_face = bool(getattr(settings, "face_to_face", True))  # or side by side
     screen.model = model
     app.show("games_play")
     return model
