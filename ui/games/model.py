@@ -120,17 +120,17 @@ class PlayModel:
         result = session.result
         history = session.positions()
         before = history[-2] if len(history) > 1 else None
-        contents = tuple(picking.contents(steps))
+        board = layout(rules, shown)
+        known = frozenset(shape.cell for shape in board.shapes)
+        contents = tuple(picking.contents(steps, known))
         prefer = self.prefer if self.prefer in contents else (contents[0] if contents else "")
         if self.touched:
-            targets = picking.next_cells(steps, self.touched)
+            targets = picking.next_cells(steps, self.touched, known)
         else:
-            targets = frozenset(cell for step in steps for cell in picking.key_cells(step)[:1])
-            if contents:
-                targets = frozenset(cell for step in steps
-                                    for cell in picking.key_cells(step)[:1]
-                                    if step.changes.get(cell, "") == prefer)
-        empty = {shape.cell for shape in layout(rules, shown).shapes if shape.content == "."}
+            targets = frozenset(cell for step in steps
+                                for cell in picking.key_cells(step, known)[:1]
+                                if not contents or step.changes.get(cell, "") == prefer)
+        empty = {shape.cell for shape in board.shapes if shape.content == "."}
         if not self.touched and len(targets) > 12 and targets == empty:
             targets = frozenset()  # every empty point is legal: dots would only hide the board
         if result is not None:
@@ -138,10 +138,10 @@ class PlayModel:
         else:
             message = _sentence(self.builder.message)
         building = frozenset(cell for step in self.builder.steps
-                             for cell in picking.touchable(step))
+                             for cell in picking.touchable(step, known))
         return PlayView(
             title=rules.title,
-            layout=layout(rules, shown),
+            layout=board,
             to_move="" if result is not None else session.to_move,
             everyone=result is None and session.to_move not in rules.players,
             message=message,
@@ -160,7 +160,7 @@ class PlayModel:
             contents=contents,
             prefer=prefer,
             choices=self.choices,
-            actions=tuple(picking.action_groups(steps)),
+            actions=tuple(picking.action_groups(steps, known)),
             owners=owners(rules, shown),
             claims=session.claims(),
             draw_offer=session.draw_offer or "",
@@ -217,7 +217,8 @@ class PlayModel:
             self._changed()
             return
         prefer = self.view.prefer or None
-        picked = picking.pick(steps, self.touched, cell, prefer=prefer)
+        known = frozenset(shape.cell for shape in self.view.layout.shapes)
+        picked = picking.pick(steps, self.touched, cell, prefer=prefer, known=known)
         self.choices = ()
         if picked.step is not None:
             self.touched = ()

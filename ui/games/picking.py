@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from companion.games import Step
 
@@ -41,58 +41,68 @@ class Picked:
     """Why the touch is not a legal step, in plain words."""
 
 
-def key_cells(step: Step) -> list[str]:
+Known = Collection[str] | None
+"""The cells on the board now (a touch can reach no other); ``None``: any cell."""
+
+
+def key_cells(step: Step, known: Known = None) -> list[str]:
     """The cells a player touches for ``step``: those its text names, in order (Dropper's
-    ``d5``: the stone to drop on, though nothing changes yet); else every cell it changes."""
+    ``d5``: the stone to drop on, though nothing changes yet); else every cell it changes.
+    Only cells in ``known`` count."""
     seen: list[str] = []
     for cell in _CELL_IN_TEXT.findall(step.text):
-        if cell not in seen:
+        if cell not in seen and (known is None or cell in known):
             seen.append(cell)
-    return seen or sorted(step.changes)
+    return seen or sorted(cell for cell in step.changes if known is None or cell in known)
 
 
-def touchable(step: Step) -> set[str]:
-    """Every cell a touch may pick ``step`` by: the cells it names and the cells it changes."""
-    return set(key_cells(step)) | set(step.changes)
+def touchable(step: Step, known: Known = None) -> set[str]:
+    """Every cell a touch may pick ``step`` by: the cells it names and the cells it changes
+    (of ``known``). A step with none is offered as a button."""
+    return set(key_cells(step, known)) | {cell for cell in step.changes
+                                          if known is None or cell in known}
 
 
-def first_cells(steps: Iterable[Step]) -> frozenset[str]:
+def first_cells(steps: Iterable[Step], known: Known = None) -> frozenset[str]:
     """The cells where a step may start (the first cell each step's text names)."""
-    return frozenset(cells[0] for cells in map(key_cells, steps) if cells)
+    return frozenset(cells[0] for cells in (key_cells(step, known) for step in steps)
+                     if cells)
 
 
-def candidates(steps: Sequence[Step], touched: Sequence[str]) -> list[Step]:
-    return [step for step in steps if set(touched) <= touchable(step)]
+def candidates(steps: Sequence[Step], touched: Sequence[str], known: Known = None,
+               ) -> list[Step]:
+    return [step for step in steps if touched and set(touched) <= touchable(step, known)]
 
 
-def next_cells(steps: Sequence[Step], touched: Sequence[str]) -> frozenset[str]:
+def next_cells(steps: Sequence[Step], touched: Sequence[str], known: Known = None,
+               ) -> frozenset[str]:
     """Where a further touch can go after ``touched``."""
-    found = candidates(steps, touched)
-    named = {cell for step in found for cell in key_cells(step)} - set(touched)
-    return frozenset(named or {cell for step in found for cell in touchable(step)}
+    found = candidates(steps, touched, known)
+    named = {cell for step in found for cell in key_cells(step, known)} - set(touched)
+    return frozenset(named or {cell for step in found for cell in touchable(step, known)}
                      - set(touched))
 
 
-def contents(steps: Iterable[Step]) -> list[str]:
+def contents(steps: Iterable[Step], known: Known = None) -> list[str]:
     """The different things steps put on a cell, where steps on one cell differ (Rumbo's
     colours); empty when every cell is changed one way only."""
     seen: dict[str, set[str]] = {}
     for step in steps:
-        for cell in key_cells(step)[:1]:
+        for cell in key_cells(step, known)[:1]:
             seen.setdefault(cell, set()).add(step.changes.get(cell, ""))
     mixed = sorted({content for kinds in seen.values() if len(kinds) > 1 for content in kinds})
     return mixed
 
 
 def pick(steps: Sequence[Step], touched: Sequence[str], cell: str, *,
-         prefer: str | None = None) -> Picked:
+         prefer: str | None = None, known: Known = None) -> Picked:
     """The outcome of touching ``cell`` after ``touched`` (a touch that fits no step
     started from ``touched`` starts afresh from ``cell``)."""
     wanted = [*touched, cell] if cell not in touched else list(touched)
-    found = candidates(steps, wanted)
+    found = candidates(steps, wanted, known)
     if not found and touched:
         wanted = [cell]
-        found = candidates(steps, wanted)
+        found = candidates(steps, wanted, known)
     if not found:
         return Picked(problem=f"{cell} is not a legal step here")
     if len(found) == 1:
@@ -106,7 +116,7 @@ def pick(steps: Sequence[Step], touched: Sequence[str], cell: str, *,
             found = chosen
         else:
             return Picked(choices=tuple(found))
-    further = next_cells(found, wanted)
+    further = next_cells(found, wanted, known)
     if further:
         return Picked(waiting=tuple(wanted))
     return Picked(choices=tuple(found))
@@ -129,11 +139,12 @@ class ActionGroup:
                          f"{self.numbers[-1]})")
 
 
-def action_groups(steps: Iterable[Step]) -> list[ActionGroup]:
-    """The steps that neither change nor name a cell, grouped by the name before ``=``."""
+def action_groups(steps: Iterable[Step], known: Known = None) -> list[ActionGroup]:
+    """The steps that neither change nor name a cell (of ``known``), grouped by the name
+    before ``=``."""
     groups: dict[str, list[Step]] = {}
     for step in steps:
-        if not touchable(step):
+        if not touchable(step, known):
             groups.setdefault(step.text.partition("=")[0], []).append(step)
     result = []
     for name, members in groups.items():

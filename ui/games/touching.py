@@ -59,7 +59,8 @@ def touch_step(screen: Any, step: Step) -> Iterator[None]:
     def taken() -> bool:
         return len(model.builder.steps) > before or len(model.session.record) > turns
 
-    if not picking.touchable(step):
+    known = frozenset(shape.cell for shape in model.view.layout.shapes)
+    if not picking.touchable(step, known):
         group = next((g for g in model.view.actions if step in g.steps), None)
         if group is not None and group.numbers:
             wanted = int(step.text.partition("=")[2])
@@ -74,13 +75,13 @@ def touch_step(screen: Any, step: Step) -> Iterator[None]:
             touch.tap(find_button(screen.ids.choices, step_text=step.text))
         yield
     else:
-        cells = picking.key_cells(step)
+        cells = picking.key_cells(step, known)
         view = model.view
         first = cells[0]
         if view.contents and step.changes.get(first, "") != view.prefer:
             touch.tap(find_button(screen.ids.choices, content=step.changes.get(first, "")))
             yield
-        extra = [cell for cell in sorted(step.changes) if cell not in cells]
+        extra = [cell for cell in sorted(step.changes) if cell not in cells and cell in known]
         for cell in [*cells, *extra]:
             tap_cell(screen, cell)
             yield
