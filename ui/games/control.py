@@ -62,8 +62,7 @@ def show_session(app: Any, session: GameSession, journal: Journal | None) -> Any
     old = screen.model
     if old is not None and getattr(old, "journal", None) is not None:
         old.journal.close()
-    model = PlayModel(session, journal_path=journal.path if journal is not None else None)
-    model.journal = journal
+    model = PlayModel(session, journal=journal)
     settings = getattr(app, "settings", None)
     screen.face_to_face = bool(getattr(settings, "face_to_face", True))  # or side by side
     screen.model = model

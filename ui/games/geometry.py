@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from fractions import Fraction
 
-from companion.games import GameRules, Position
+from companion.games import Position
 
 LOGGER = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ def _pieces_layout(position: Position) -> Layout:
     return Layout("pieces", columns, rows, tuple(shapes))
 
 
-def layout(rules: GameRules[object] | object, position: Position) -> Layout:
+def layout(rules: object, position: Position) -> Layout:
     """Where each cell of ``position`` lies, and how the game is drawn."""
     name = str(getattr(rules, "name", ""))
     cells = position.cells()

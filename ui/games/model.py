@@ -21,7 +21,7 @@ from typing import Any
 from companion.games import IllegalTurn, Position, Step, TurnBuilder
 from companion.games.record import write_record
 from companion.games.session import GameSession, SessionError
-from companion.journal import JournalError
+from companion.records import Journal, JournalError
 from ui.games import picking, summary
 from ui.games.geometry import Layout, changed_cells, layout, owners
 
@@ -84,11 +84,13 @@ class PlayView:
 class PlayModel:
     """One game played by touch. ``on_change`` is called after every change."""
 
-    def __init__(self, session: GameSession, *, journal_path: Path | None = None,
+    def __init__(self, session: GameSession, *, journal: Journal | None = None,
                  on_change: Callable[[PlayView], None] | None = None) -> None:
         self.session = session
+        self.journal = journal
+        """The journal the session records to (closed when the game is left)."""
         self.rules = session.rules
-        self.journal_path = journal_path
+        self.journal_path: Path | None = journal.path if journal is not None else None
         self.on_change = on_change
         self.builder: TurnBuilder[Any] = self.rules.builder(session.position)
         self.touched: tuple[str, ...] = ()
@@ -326,10 +328,7 @@ class PlayModel:
         return True
 
     def undo(self) -> None:
-        self._session_action(lambda: self.session.undo(), "")
-        if self.alert == "" and not self.session.is_over:
-            self._say("Taken back", "good")
-            self._changed()
+        self._session_action(self.session.undo, "Taken back")
 
     def redo(self) -> None:
         self._session_action(lambda: self.session.redo())

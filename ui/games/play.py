@@ -267,10 +267,10 @@ class GamesPlayScreen(Screen):
         """What the middle needs: the headline, the state line, the choices, the bar."""
         ids = self.ids
         if "choices" not in ids:
-            return dp(150)
-        choices = ids.choices.minimum_height
-        title = 0 if self.compact else dp(36)
-        return (title + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
+            return float(dp(150))
+        choices = float(ids.choices.minimum_height)
+        title = 0.0 if self.compact else float(dp(36))
+        return float(title + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
                 + dp(50) + dp(6) * 3 + (dp(60) if not self.compact else 0))
 
     def _layout(self, *_: Any) -> None:

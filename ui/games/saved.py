@@ -7,12 +7,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 from pathlib import Path
-from typing import Any
 
 from companion import journal
 from companion.games.journal import is_games_journal, resume_session, session_from_contents
 from companion.games.session import GameSession
 from companion.records import JournalError, read_records
+from ui.resume import ResumeInfo
 
 LOGGER = logging.getLogger(__name__)
 
@@ -63,11 +63,9 @@ def resume(path: Path) -> tuple[GameSession, journal.Journal, tuple[str, ...]]:
     return resumed.session, resumed.journal, resumed.warnings
 
 
-def describe_games_journal(path: Path) -> Any:
-    """What the home screen says of ``path`` when it holds an abstract game (a
-    :class:`ui.resume.ResumeInfo`); ``None`` for any other journal."""
-    from ui.resume import ResumeInfo
-
+def describe_games_journal(path: Path) -> ResumeInfo | None:
+    """What the home screen says of ``path`` when it holds an abstract game; ``None``
+    for any other journal."""
     try:
         contents = read_records(path)
     except JournalError:
