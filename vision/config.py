@@ -123,3 +123,4 @@ class VisionConfig:
     hand_still_seconds: float = 1.0  # a "hand" with no motion this long is a board change
     settle_frames: int = 4  # agreeing still frames before a snapshot
     settle_seconds: float = 0.3  # and at least this long
+    glimpse_frames: int = 3  # a shorter run of agreeing still frames joins the trail

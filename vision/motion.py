@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.sensors.snapshot import BoardSnapshot, PieceColor
+from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse, PieceColor
 from vision.config import VisionConfig
 from vision.geometry import Image, square_at
 from vision.squares import COLOR_NAMES, EMPTY, SquareReading
@@ -110,7 +110,9 @@ class Settler:
 
     A snapshot is sent when ``settle_frames`` still, aligned frames in a row,
     spanning at least ``settle_seconds``, agree on every square, and the
-    board differs from the last snapshot sent.
+    board differs from the last snapshot sent (or changed in between). A
+    shorter run of at least ``glimpse_frames`` joins the next snapshot's
+    trail (the order of lifts and set-downs too fast to settle).
     """
 
     def __init__(self, config: VisionConfig, source: str = "camera") -> None:
@@ -119,6 +121,9 @@ class Settler:
         self._grid: tuple[str, ...] | None = None
         self._count = 0
         self._since = 0.0
+        self._occupied = 0
+        self._trail: list[Glimpse] = []
+        self._trailed: int | None = None
         self.last_sent: tuple[str, ...] | None = None
 
     @property
@@ -127,7 +132,17 @@ class Settler:
         return self._count >= self._config.settle_frames
 
     def reset(self) -> None:
+        self._end_run()
         self._grid, self._count = None, 0
+
+    def _end_run(self) -> None:
+        """A run of agreeing frames that did not settle: a glimpse, if long enough."""
+        if self._grid is not None and self._grid != self.last_sent \
+                and self._count >= self._config.glimpse_frames \
+                and self._occupied != self._trailed:
+            self._trail = [*self._trail[-(TRAIL_LIMIT - 1):],
+                           Glimpse(self._occupied, self._since)]
+            self._trailed = self._occupied
 
     def feed(self, frame: FrameReading) -> BoardSnapshot | None:
         if frame.reading is None or not frame.disturbance.still or not frame.aligned:
@@ -135,13 +150,18 @@ class Settler:
             return None
         grid = frame.reading.grid
         if grid != self._grid:
+            self._end_run()
             self._grid, self._count, self._since = grid, 1, frame.timestamp
+            self._occupied = snapshot_of(frame.reading, 0.0, "").mask
             return None
         self._count += 1
         if (self._count >= self._config.settle_frames
                 and frame.timestamp - self._since >= self._config.settle_seconds
-                and grid != self.last_sent):
+                and (grid != self.last_sent or self._trail)):
             self.last_sent = grid
             LOGGER.debug("settled board %s", "/".join(grid))
-            return snapshot_of(frame.reading, frame.timestamp, self._source)
+            snapshot = snapshot_of(frame.reading, frame.timestamp, self._source)
+            snapshot = dataclasses.replace(snapshot, trail=tuple(self._trail))
+            self._trail, self._trailed = [], snapshot.mask
+            return snapshot
         return None

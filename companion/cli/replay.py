@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import chess
 
 from companion.cli import CommandError
 from companion.cli.render import render_board
+from companion.games.record import RecordError, read_record
 from companion.notation import ImportedGame, PgnError, board_from_rfen, decode_pgn, read_pgn
 
 LOGGER = logging.getLogger(__name__)
@@ -20,9 +22,10 @@ KEYS = "Enter: next   b: back   s: start   e: end   NUMBER: go to that action   
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "replay", help="step through a game saved as PGN",
+        "replay", help="step through a saved game (a PGN, or an abstract game's record)",
         description="Replay a Raindropchess PGN action for action (flips that placed "
-                    "nothing included). " + KEYS)
+                    "nothing included), or the record of an abstract game (docs/games/"
+                    "records.md) turn by turn. " + KEYS)
     parser.add_argument("pgn", help="the PGN file (UTF-8, or Latin-1 as the PGN standard "
                                      "has it)")
     parser.add_argument("--game", type=int, default=1, metavar="N",
@@ -69,6 +72,9 @@ def show(imported: ImportedGame, index: int, *, color: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    games_record = _games_record(args.pgn)
+    if games_record is not None:
+        return run_games_record(games_record, args)
     imported = load(args.pgn, args.game)
     color = not args.no_color
     headers = imported.headers
@@ -79,14 +85,19 @@ def run(args: argparse.Namespace) -> int:
           f"{headers.get('Date', '?')}: {headers.get('Result', '*')}"
           + ("" if imported.exact else "  (no deck order recorded: flips replayed as "
                                       "written)"))
-    total = len(imported.steps)
-    if args.all:
+    return step_through(len(imported.steps), lambda index: show(imported, index, color=color),
+                        every=args.all)
+
+
+def step_through(total: int, show_at: Callable[[int], None], *, every: bool) -> int:
+    """Show position 0..total, stepping as the keys read on stdin say (or all at once)."""
+    if every:
         for index in range(total + 1):
-            show(imported, index, color=color)
+            show_at(index)
             print()
         return 0
     index = 0
-    show(imported, index, color=color)
+    show_at(index)
     print(KEYS)
     for line in sys.stdin:
         key = line.strip().lower()
@@ -105,5 +116,49 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"Not understood: {line.strip()!r}. {KEYS}")
             continue
-        show(imported, index, color=color)
+        show_at(index)
     return 0
+
+
+# ----------------------------------------------------------------------
+# Records of the abstract games (docs/games/records.md)
+
+
+def _games_record(path: str) -> str | None:
+    """The file's text if it is an abstract game's record (its first tag is [Game ...])."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None  # load() says why
+    text = decode_pgn(data) if b"\0" not in data else ""
+    first = text.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
+    return text if first.startswith("[Game ") else None
+
+
+def run_games_record(text: str, args: argparse.Namespace) -> int:
+    try:
+        record = read_record(text)
+    except RecordError as error:
+        raise CommandError(f"{args.pgn}: {error}") from None
+    session = record.session
+    rules = session.rules
+    positions = session.positions()
+    actions = session.record
+    names = " - ".join(f"{session.names.get(p, '?')} ({p})" for p in rules.players)
+    print(f"{rules.title}: {names}, {record.tags.get('Date', '?')}: "
+          f"{record.tags.get('Result', '*')}")
+
+    def show_at(index: int) -> None:
+        if index == 0:
+            print(f"[0/{len(actions)}] the start")
+        else:
+            kind, text, player = actions[index - 1]
+            what = text if kind == "turn" else f"claims {text}"
+            print(f"[{index}/{len(actions)}] {player.capitalize()}: {what}")
+        print(rules.diagram(positions[index]))
+        print(positions[index].text())
+        result = session.result
+        if index == len(actions) and result is not None:
+            print(f"Result: {result.reason} ({result.text})")
+
+    return step_through(len(actions), show_at, every=args.all)

@@ -4,7 +4,7 @@ A sensor reports what it sees (a :class:`BoardSnapshot`), never moves; the
 core (``companion.sync``) decides what a snapshot means for the game.
 """
 
-from companion.sensors.snapshot import BoardSnapshot, PieceColor
+from companion.sensors.snapshot import BoardSnapshot, Glimpse, PieceColor
 from companion.sensors.source import (
     BoardSource,
     BoardSourceError,
@@ -17,6 +17,7 @@ __all__ = [
     "BoardSnapshot",
     "BoardSource",
     "BoardSourceError",
+    "Glimpse",
     "LedHint",
     "PieceColor",
     "SourceStatus",

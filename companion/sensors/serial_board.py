@@ -41,7 +41,7 @@ from companion.sensors.board_frames import (
     Snap,
     led_pattern,
 )
-from companion.sensors.snapshot import BoardSnapshot
+from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse
 from companion.sensors.source import (
     BoardSource,
     BoardSourceError,
@@ -205,6 +205,8 @@ class SerialBoardReader:
         self._pending_mask: int | None = None
         self._pending_since = 0.0
         self._reported_mask: int | None = None
+        self._trail: list[Glimpse] = []   # boards seen since the last report, unsettled
+        self._trailed: int | None = None  # the last board reported or put in the trail
         self._active_test: _SelfTestRequest | None = None
         # Counters.
         self._lost = 0
@@ -446,6 +448,7 @@ class SerialBoardReader:
         self._stale_run = 0
         self._pending_mask = None
         self._reported_mask = None
+        self._trail, self._trailed = [], None
         tries = 0
         deadline = 0.0
         while not self._stop.is_set():
@@ -531,13 +534,16 @@ class SerialBoardReader:
 
     def _settle(self, now: float) -> None:
         mask = self._pending_mask
-        if mask is None or mask == self._reported_mask:
+        if mask is None or (mask == self._reported_mask and not self._trail):
             return
         if now - self._pending_since < self.config.settle_s:
             return
         self._reported_mask = mask
         self._snapshots += 1
-        snapshot = BoardSnapshot(chess.SquareSet(mask), None, now, self.name)
+        trail = tuple(self._trail)
+        self._trail = []
+        self._trailed = mask
+        snapshot = BoardSnapshot(chess.SquareSet(mask), None, now, self.name, trail)
         try:
             self._on_snapshot(snapshot)
         except Exception:  # a listener's bug must not stop the board
@@ -632,6 +638,13 @@ class SerialBoardReader:
     def _device_mask(self, mask: int) -> None:
         self._device_updates += 1
         if mask != self._pending_mask:
+            # Every debounced change the board sent joins the trail of the next
+            # snapshot: the order of lifts and set-downs too fast to settle.
+            pending = self._pending_mask
+            if pending is not None and pending != self._trailed:
+                self._trail = [*self._trail[-(TRAIL_LIMIT - 1):],
+                               Glimpse(pending, self._pending_since)]
+                self._trailed = pending
             self._pending_mask = mask
             self._pending_since = time.monotonic()
 

@@ -11,7 +11,10 @@ Time is virtual and passes only when a scripted human acts (each step takes
 synchronously, without sleeps, and the same script always gives the same
 snapshots. Like every adapter, the board settles: a snapshot is reported only
 after what it senses has been still for ``settle`` seconds (default 0.25), so
-switch bounce and pieces swept past squares are never reported.
+switch bounce and pieces swept past squares are never reported as boards; what
+was seen for at least ``debounce`` seconds in between (a piece lifted and a
+victim taken off within the settling time) goes with the next snapshot as its
+``trail``, as the reed board's firmware reports every debounced change.
 
 Hand occlusion (colour sensing): while a hand lingers over squares, the
 camera cannot see their colours. Such a snapshot is reported with
@@ -30,7 +33,7 @@ from collections.abc import Callable, Iterable
 
 import chess
 
-from companion.sensors.snapshot import BoardSnapshot, PieceColor
+from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse, PieceColor
 from companion.sensors.source import (
     BoardSourceError,
     LedHint,
@@ -43,6 +46,7 @@ LOGGER = logging.getLogger(__name__)
 
 DEFAULT_SETTLE = 0.25   # seconds a board must be still before it is reported
 DEFAULT_STEP = 0.4      # seconds one human step takes (longer than the settling time)
+DEFAULT_DEBOUNCE = 0.03  # seconds a change must hold to join the trail (longer than FLICKER)
 FLICKER = 0.02          # seconds between two contacts of a bouncing switch
 SLIDE_STEP = 0.08       # seconds a slid piece spends on each square it passes
 
@@ -77,6 +81,7 @@ Physical actions on the simulated board (squares like e4):
                            capture: mover lifted first, or the victim first
   slide FROM TO [pause SQ] drag a piece along the board, maybe resting on SQ
   putback                  put every piece in your hand back where it was
+  knock SQ [SECONDS]       knock the piece on SQ over, stand it up SECONDS later
   hover SQ [SECONDS]       hold the piece in your hand over SQ
   bounce SQ [N]            a switch on SQ flickers N times
   occlude SQ... [SECONDS]  a hand hides squares from the camera
@@ -88,13 +93,16 @@ class SimulatedBoard:
     """A virtual physical board reporting settled snapshots (see the module docstring)."""
 
     def __init__(self, *, colors: bool = False, settle: float = DEFAULT_SETTLE,
-                 step: float = DEFAULT_STEP, name: str = "sim") -> None:
-        if settle < 0 or step <= 0:
-            raise SimulationError("settle must be >= 0 and step > 0 seconds")
+                 step: float = DEFAULT_STEP, name: str = "sim",
+                 debounce: float = DEFAULT_DEBOUNCE) -> None:
+        if settle < 0 or step <= 0 or not 0 <= debounce <= settle:
+            raise SimulationError("settle must be >= 0, step > 0 and debounce between 0 "
+                                  "and settle seconds")
         self.name = name
         self.colors = colors
         self.settle = settle
         self.step = step
+        self.debounce = debounce
         self.now = 0.0
         self.squares: dict[chess.Square, SimPiece] = {}
         self.hand: list[tuple[SimPiece, chess.Square | None]] = []
@@ -108,6 +116,9 @@ class SimulatedBoard:
         self._reported: tuple[int, tuple[tuple[int, str], ...] | None] | None = None
         self._on_snapshot: SnapshotCallback | None = None
         self._on_status: StatusCallback | None = None
+        self._trail: list[Glimpse] = []
+        self._held: tuple[int, float] | None = None   # the occupancy sensed now, since when
+        self._trailed: int | None = None               # the last occupancy reported or trailed
         self.sent = 0
 
     # ------------------------------------------------------------------
@@ -121,6 +132,7 @@ class SimulatedBoard:
         on_status(SourceStatus(self.name, True, f"simulated board ({mode}) ready"))
         self._changed_at = None
         self._reported = None
+        self._clear_trail()
         self._emit()
 
     def show(self, hint: LedHint) -> None:
@@ -142,14 +154,19 @@ class SimulatedBoard:
             mask |= chess.BB_SQUARES[square]
         return mask
 
+    def _sensed_mask(self) -> int:
+        return self.occupied & ~self._dark | self._ghosts
+
     def sensed(self) -> BoardSnapshot:
-        """What the sensor sees right now (settled or not)."""
-        occupied = self.occupied & ~self._dark | self._ghosts
+        """What the sensor sees right now (settled or not), with the trail since the
+        last report."""
+        occupied = self._sensed_mask()
         colors: dict[chess.Square, PieceColor] | None = None
         if self.colors and not self._hidden:
             colors = {sq: piece.color for sq, piece in self.squares.items()
                       if occupied & chess.BB_SQUARES[sq]}
-        return BoardSnapshot(chess.SquareSet(occupied), colors, self.now, self.name)
+        return BoardSnapshot(chess.SquareSet(occupied), colors, self.now, self.name,
+                             tuple(self._trail))
 
     def _key(self, snapshot: BoardSnapshot) -> tuple[int, tuple[tuple[int, str], ...] | None]:
         colors = None if snapshot.colors is None else tuple(sorted(snapshot.colors.items()))
@@ -158,16 +175,34 @@ class SimulatedBoard:
     def _emit(self) -> None:
         snapshot = self.sensed()
         key = self._key(snapshot)
-        if key == self._reported:
+        self._clear_trail()
+        if key == self._reported and not snapshot.trail:
             return
         self._reported = key
         if self._on_snapshot is not None:
             self.sent += 1
             self._on_snapshot(snapshot)
 
+    def _clear_trail(self) -> None:
+        mask = self._sensed_mask()
+        self._trail = []
+        self._trailed = mask
+        self._held = (mask, self.now)
+
     def _touch(self) -> None:
-        """Something the sensor sees changed now: the settling timer starts again."""
+        """Something the sensor sees may have changed now: the settling timer starts
+        again, and what was sensed until now joins the trail if it held long enough
+        (``debounce``)."""
         self._changed_at = self.now
+        mask = self._sensed_mask()
+        held = self._held
+        if held is not None and held[0] == mask:
+            return
+        if held is not None and self.now - held[1] >= self.debounce \
+                and held[0] != self._trailed:
+            self._trail = [*self._trail[-(TRAIL_LIMIT - 1):], Glimpse(held[0], held[1])]
+            self._trailed = held[0]
+        self._held = (mask, self.now)
 
     def advance(self, seconds: float) -> None:
         """Let ``seconds`` pass; report the board if it settles meanwhile."""
@@ -189,6 +224,7 @@ class SimulatedBoard:
         self.hand = []
         self._ghosts = self._dark = self._hidden = 0
         self._touch()
+        self._clear_trail()
         self.advance(self.settle)
 
     # ------------------------------------------------------------------
@@ -228,6 +264,20 @@ class SimulatedBoard:
         self._ghosts &= ~chess.BB_SQUARES[square]
         self._after(square, bounce, hold)
 
+    def knock(self, square: chess.Square, seconds: float, *,
+              hold: float | None = None) -> None:
+        """The piece on ``square`` is knocked over (its switch opens, the camera sees
+        the square empty) and stood up again on its square ``seconds`` later (an
+        adjustment, j'adoube, reads the same); the hand keeps what it holds."""
+        piece = self.squares.pop(square, None)
+        if piece is None:
+            raise SimulationError(f"there is no piece on {chess.square_name(square)} to knock")
+        self._touch()
+        self.advance(seconds)
+        self.squares[square] = piece
+        self._touch()
+        self.advance(self.step if hold is None else hold)
+
     def swap_hand(self, piece: SimPiece) -> None:
         """Exchange the piece last lifted for ``piece`` (a pawn for its blue piece)."""
         if not self.hand:
@@ -245,18 +295,18 @@ class SimulatedBoard:
             self._touch()
         self.advance(self.step if hold is None else hold)
 
-    def hover(self, square: chess.Square, seconds: float) -> None:
+    def hover(self, square: chess.Square, seconds: float, *, closes: bool = True) -> None:
         """Hold the hand (and the piece in it) over ``square`` for ``seconds``.
 
-        Occupancy-only: over an empty square the piece's magnet may close the
-        switch (a ghost). Colour sensing: the hand hides the square and its
-        neighbours from the camera.
+        Occupancy-only: over an empty square the piece's magnet closes the switch
+        (a ghost) if ``closes`` (held low enough). Colour sensing: the hand hides
+        the square and its neighbours from the camera.
         """
         bit = chess.BB_SQUARES[square]
         if self.colors:
             self.occlude([square, *chess.SquareSet(chess.BB_KING_ATTACKS[square])], seconds)
             return
-        if square in self.squares or not self.hand:
+        if square in self.squares or not self.hand or not closes:
             self.advance(seconds)
             return
         self._ghosts |= bit
@@ -534,6 +584,12 @@ def _cmd_putback(board: SimulatedBoard, args: list[str]) -> str:
     return ""
 
 
+def _cmd_knock(board: SimulatedBoard, args: list[str]) -> str:
+    _need(args, 1, 2, "knock SQ [SECONDS]")
+    board.knock(_square(args[0]), _seconds(args[1]) if len(args) == 2 else board.step)
+    return ""
+
+
 def _cmd_hover(board: SimulatedBoard, args: list[str]) -> str:
     _need(args, 1, 2, "hover SQ [SECONDS]")
     board.hover(_square(args[0]), _seconds(args[1]) if len(args) == 2 else board.step)
@@ -585,6 +641,7 @@ _COMMANDS: dict[str, Callable[[SimulatedBoard, list[str]], str]] = {
     "slide": _cmd_slide,
     "putback": _cmd_putback,
     "put-back": _cmd_putback,
+    "knock": _cmd_knock,
     "hover": _cmd_hover,
     "bounce": _cmd_bounce,
     "occlude": _cmd_occlude,
@@ -596,27 +653,32 @@ _COMMANDS: dict[str, Callable[[SimulatedBoard, list[str]], str]] = {
 
 def open_board(argument: str) -> SimulatedBoard:
     """The ``sim[:OPTIONS]`` board: options separated by commas, ``color`` (a
-    colour sensor, as a camera), ``settle=SECONDS``, ``step=SECONDS``."""
+    colour sensor, as a camera), ``settle=SECONDS``, ``step=SECONDS``,
+    ``debounce=SECONDS``."""
     colors = False
     settle = DEFAULT_SETTLE
     step = DEFAULT_STEP
+    debounce = DEFAULT_DEBOUNCE
     for option in filter(None, (part.strip().lower() for part in argument.split(","))):
         key, _, value = option.partition("=")
         if key in ("color", "colour", "colors", "colours") and not value:
             colors = True
-        elif key in ("settle", "step") and value:
+        elif key in ("settle", "step", "debounce") and value:
             try:
                 number = float(value)
             except ValueError:
                 raise BoardSourceError(f"sim: {key} must be seconds, not {value!r}") from None
             if key == "settle":
                 settle = number
-            else:
+            elif key == "step":
                 step = number
+            else:
+                debounce = number
         else:
             raise BoardSourceError(f"sim: unknown option {option!r}; options: color, "
-                                   f"settle=SECONDS, step=SECONDS")
+                                   f"settle=SECONDS, step=SECONDS, debounce=SECONDS")
     try:
-        return SimulatedBoard(colors=colors, settle=settle, step=step)
+        return SimulatedBoard(colors=colors, settle=settle, step=step,
+                              debounce=min(debounce, settle))
     except SimulationError as error:
         raise BoardSourceError(f"sim: {error}") from None

@@ -11,6 +11,16 @@ import chess
 
 PieceColor = Literal["white", "black", "blue"]
 PIECE_COLORS: tuple[PieceColor, ...] = ("white", "black", "blue")
+TRAIL_LIMIT = 64   # the most glimpses a snapshot carries (the latest are kept)
+
+
+@dataclasses.dataclass(frozen=True)
+class Glimpse:
+    """An occupancy a sensor saw only briefly (debounced, but not settled): one step
+    of the trail of lifts and set-downs between two settled snapshots."""
+
+    mask: chess.Bitboard
+    timestamp: float = 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,16 +32,27 @@ class BoardSnapshot:
     sensor (the camera) maps every occupied square to ``"white"``,
     ``"black"`` or ``"blue"``. ``timestamp`` is in seconds (monotonic clock
     of the sensor's host) and ``source`` names the sensor.
+
+    ``trail`` holds the occupancies the sensor saw, in order, since the snapshot
+    it reported before this one and before this one settled (each held at least
+    the sensor's debounce time, none as long as the settling time): the order of
+    lifts and set-downs too fast to settle, such as a capture made within the
+    settling time. Sensors that cannot tell leave it empty.
     """
 
     occupied: chess.SquareSet
     colors: Mapping[chess.Square, PieceColor] | None = None
     timestamp: float = 0.0
     source: str = ""
+    trail: tuple[Glimpse, ...] = ()
 
     def __post_init__(self) -> None:
         # Freeze the inputs: a snapshot must not change after it is sent.
         object.__setattr__(self, "occupied", chess.SquareSet(int(self.occupied)))
+        object.__setattr__(self, "trail", tuple(self.trail))
+        for glimpse in self.trail:
+            if not isinstance(glimpse, Glimpse) or not 0 <= glimpse.mask < 1 << 64:
+                raise ValueError(f"a trail holds Glimpse occupancies, not {glimpse!r}")
         if self.colors is not None:
             colors = dict(self.colors)
             for square, color in colors.items():
@@ -75,7 +96,7 @@ class BoardSnapshot:
         return cls(chess.SquareSet(board.occupied), colors, timestamp, source)
 
     def same_as(self, other: BoardSnapshot) -> bool:
-        """Whether two snapshots saw the same board (ignoring time and source)."""
+        """Whether two snapshots saw the same board (ignoring time, source and trail)."""
         if self.mask != other.mask:
             return False
         if self.colors is None or other.colors is None:

@@ -31,6 +31,7 @@ from companion.sync.position import (
     Expected,
     GameView,
     Position,
+    board_colours,
     snapshot_colours,
 )
 from companion.sync.result import Choice, Fix, SyncKind, SyncResult
@@ -153,7 +154,7 @@ class BoardSync:
         key = (snapshot.mask, colours, self._generation)
         first = self._snapshot is None
         self._snapshot = snapshot
-        if key == self._decided:
+        if key == self._decided and not snapshot.trail:
             return self._result
         self._mask = snapshot.mask
         self._colours = colours
@@ -161,7 +162,7 @@ class BoardSync:
             # What the board showed before anyone was watching is not an action.
             self._trail.reset(snapshot.mask, own=position.board.occupied_co[position.turn])
         else:
-            self._trail.observe(snapshot.mask)
+            self._trail.observe(snapshot.mask, snapshot.timestamp, snapshot.trail)
         return self._finish(self._decide(position, snapshot.mask, colours))
 
     def refresh(self) -> SyncResult:
@@ -257,6 +258,10 @@ class BoardSync:
 
     def _decide(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
         if mask == pos.mask and (colours is None or colours == pos.colours):
+            if colours is None and self._trail.changed and pos.last_move is not None:
+                question = self._captured_elsewhere(pos, mask)
+                if question is not None:
+                    return question
             return self._in_sync(pos)
         trail = self._trail
         fits = [e for e in pos.index.get(mask, ()) if self._fits(e, colours)]
@@ -266,44 +271,146 @@ class BoardSync:
             if not trail.changed:
                 return self._stale(pos, fits, mask, colours)
             return self._commit_forward(pos, fits)
-        if trail.changed and pos.last_move is not None \
-                and not mask & chess.BB_SQUARES[pos.last_move.to_square]:
-            mover = pos.last_move.to_square
-            alternatives = [e for e in pos.alternatives().get(mask, ())
-                            if self._fits(e, colours, mover=mover)]
-            if alternatives:
-                return self._correct(pos, alternatives)
+        if trail.changed and pos.last_move is not None:
+            relocated = self._relocation(pos, mask, colours)
+            if relocated is not None:
+                return relocated
+            again = self._lifted_again(pos, mask, colours)
+            if again is not None:
+                return again
         partial = self._partial(pos, mask, colours)
+        if partial is not None and partial.kind != SyncKind.ILLEGAL:
+            return partial   # an action under way
+        pairs: list[tuple[Expected, Expected]] = []
+        if not pos.over and trail.step >= 2:
+            # A move and its reply, every step of both seen (an illegal capture by
+            # occupancy may be a capture and its recapture).
+            pairs = [(a, b) for a, b in pos.replies().get(mask, ())
+                     if self._pair_fits(pos, a, b, colours)]
+        undo_count = self._earlier(pos, mask, colours)
+        if undo_count is not None and pairs:
+            # A takeback wins over a fast reply that leaves the same board: it
+            # changes nothing until confirmed.
+            return self._takeback(pos, undo_count, pairs=pairs)
+        if pairs:
+            return self._commit_pair(pos, pairs)
         if partial is not None:
             return partial
-        if trail.changed and not pos.over:
-            pairs = [(a, b) for a, b in pos.replies().get(mask, ())
-                     if self._pair_fits(a, b, colours)]
-            if pairs:
-                return self._commit_pair(pos, pairs)
-        earlier = [e for e in pos.earlier().get(mask, ())
-                   if colours is None or e.colours == colours]
         if not trail.changed:
             return self._catch_up(pos, mask, colours)
-        if earlier and self._game.can_undo():
-            return self._takeback(pos, earlier[0].undo_count)
+        if undo_count is not None:
+            return self._takeback(pos, undo_count)
         illegal = self._illegal(pos, mask, colours)
         if illegal is not None:
             return illegal
         return self._mismatch(pos, mask, colours)
 
-    def _pair_fits(self, first: Expected, second: Expected, colours: Colours | None) -> bool:
+    def _pair_fits(self, pos: Position, first: Expected, second: Expected,
+                   colours: Colours | None) -> bool:
         """Whether a snapshot is a move and its reply seen at once: the final colours
-        match, and every capture shows in the order of events (even with colours:
-        the board between the two moves was never seen)."""
+        match, and what was seen backs both: every square either move emptied or
+        filled (a capture: both) was seen so, in order (even with colours: the board
+        between the two moves was never seen)."""
         if colours is not None and colours != second.colours:
             return False
-        for expected in (first, second):
-            move = expected.move
-            if expected.capture is not None and move is not None and \
-                    not self._trail.captured(move.from_square, expected.capture):
-                return False
-        return True
+        if first.move is None or second.move is None:
+            return False
+        return self._trail.backs(pos.board, (first.move, second.move))
+
+    def _earlier(self, pos: Position, mask: int, colours: Colours | None) -> int | None:
+        """How many undos bring the game back to a position this board shows, if the
+        game can undo and something was done on the board."""
+        if not self._trail.changed or not self._game.can_undo():
+            return None
+        earlier = [e for e in pos.earlier().get(mask, ())
+                   if colours is None or e.colours == colours]
+        return earlier[0].undo_count if earlier else None
+
+    def _captured_elsewhere(self, pos: Position, mask: int) -> SyncResult | None:
+        """The board shows the game, but a square the last mover could have captured
+        on instead was emptied and filled since: the last capture may have been read
+        from a piece knocked over and stood up while the capturing piece was held
+        (occupancy alone cannot tell). Ask; carrying on answers no."""
+        last = pos.last_move
+        assert last is not None
+        if last.drop:
+            return None
+        candidates = [e for e in pos.alternatives().get(mask, ())
+                      if e.capture is not None and e.capture != last.to_square
+                      and e.move is not None and self._trail.refilled(e.capture)]
+        previous = pos.previous_board()
+        if not candidates or previous.piece_at(last.to_square) is None:
+            return None
+        old = previous.san(last)
+        choices = [Choice(f"{previous.san(e.move)} instead of {old}", move=e.move,
+                          undo_count=1) for e in candidates if e.move is not None]
+        return self._ask(pos, choices, "Was a piece only knocked over and stood up, or "
+                                       "was the last move changed (carry on if not)")
+
+    def _lifted_again(self, pos: Position, mask: int, colours: Colours | None,
+                      ) -> SyncResult | None:
+        """The piece just moved is in the hand again (its square empty, the board
+        otherwise as before the move): it is being moved on, or was set down on a
+        capture whose captured square was never seen empty."""
+        last = pos.last_move
+        assert last is not None
+        if last.drop or self._trail.touched is not None:
+            return None
+        previous = pos.previous_board()
+        if mask != previous.occupied & ~chess.BB_SQUARES[last.from_square]:
+            return None
+        if colours is not None and colours != tuple(
+                c & ~chess.BB_SQUARES[last.from_square] for c in board_colours(previous)):
+            return None
+        name = piece_words(previous, last.from_square)
+        old = previous.san(last)
+        targets = chess.SquareSet(m.to_square for m in previous.generate_legal_moves(
+            chess.BB_SQUARES[last.from_square]))
+        where = chess.square_name(last.to_square)
+        moved_on = (f"{old} is corrected when it is set down (back on "
+                    f"{chess.square_name(last.from_square)}: a takeback)")
+        hint = ""
+        if any(previous.piece_at(t) for t in targets) and colours is None:
+            hint = " To capture, lift the captured piece off its square first or after."
+        if pos.capture_targets & chess.BB_SQUARES[last.to_square]:
+            attackers = chess.SquareSet(a for a, v in pos.captures if v == last.to_square)
+            return SyncResult(SyncKind.WAITING,
+                              f"The {name} on {where} is lifted: capturing it? If "
+                              f"{_side(previous.turn)} is moving it on, {moved_on}.{hint}",
+                              led=LedHint(targets=attackers | _squares(last.to_square),
+                                          last_move=_move_squares(last)))
+        return SyncResult(SyncKind.WAITING,
+                          f"The {name} is lifted again from {where}: {moved_on}.{hint}",
+                          led=LedHint(targets=targets, last_move=_move_squares(last)))
+
+    def _relocation(self, pos: Position, mask: int, colours: Colours | None,
+                    ) -> SyncResult | None:
+        """The piece just placed or moved, moved on by the same player before the
+        opponent touched anything (a hover seen, a slide that rested, a piece set
+        on the wrong square): the last action corrected, if legal."""
+        last = pos.last_move
+        assert last is not None
+        mover = last.to_square
+        touched = self._trail.touched
+        alternatives = [e for e in pos.alternatives().get(mask, ())
+                        if self._fits(e, colours, mover=mover)
+                        and (touched is None or touched == e.capture)]
+        if not alternatives:
+            return None
+        captures = [e for e in alternatives if e.capture is not None]
+        if captures and (pos.capture_targets & chess.BB_SQUARES[mover] or (
+                colours is None and self._trail.squares() & pos.mask
+                & ~int(_squares(mover, *(e.capture for e in captures))))):
+            # The opponent may be capturing the piece just moved and have put his own
+            # piece back, or have begun a capture elsewhere (another piece was lifted
+            # and set down meanwhile): only the players can tell.
+            previous = pos.previous_board()
+            old = previous.san(last)
+            choices = [Choice(f"{previous.san(e.move)} instead of {old}", move=e.move,
+                              undo_count=1) for e in alternatives if e.move is not None]
+            return self._ask(pos, choices, f"Was the last move changed, or is "
+                                           f"{_side(pos.turn)} playing")
+        return self._correct(pos, alternatives)
 
     def _fits(self, expected: Expected, colours: Colours | None, *,
               mover: chess.Square | None = None) -> bool:
@@ -314,12 +421,13 @@ class BoardSync:
                 return True
             if move is None or not move.promotion:
                 return False
-            # A pawn set on the last rank instead of its blue piece: still the promotion.
+            # A pawn set on the last rank instead of its blue piece: still the promotion
+            # (the mover's own pawn: an opposing piece still there is no capture).
             to_bb = chess.BB_SQUARES[move.to_square]
             white, black, blue = expected.colours
-            pawn_white = (white | to_bb, black, blue & ~to_bb)
-            pawn_black = (white, black | to_bb, blue & ~to_bb)
-            return colours in (pawn_white, pawn_black)
+            if expected.turn == chess.WHITE:
+                return colours == (white | to_bb, black, blue & ~to_bb)
+            return colours == (white, black | to_bb, blue & ~to_bb)
         if expected.capture is not None and move is not None:
             origin = move.from_square if mover is None else mover
             return self._trail.captured(origin, expected.capture)
@@ -578,13 +686,37 @@ class BoardSync:
                           led=LedHint(last_move=_move_squares(move)), move=move,
                           undo_count=1, committed=True)
 
-    def _takeback(self, pos: Position, undo_count: int) -> SyncResult:
+    def _takeback(self, pos: Position, undo_count: int, *,
+                  pairs: Sequence[tuple[Expected, Expected]] = (),
+                  victim: chess.Square | None = None) -> SyncResult:
+        """Offer to undo ``undo_count`` actions (``choices[0]``); ``pairs``: a move and
+        its reply that leave the same board, offered after it; ``victim``: the
+        opponent may instead be capturing the piece on it."""
         choice = self._takeback_choice(pos, undo_count)
-        return SyncResult(SyncKind.TAKEBACK,
-                          f"The board shows an earlier position: {choice.label}? "
-                          f"Confirm the undo, or put the pieces back.",
-                          led=LedHint(last_move=_move_squares(pos.last_move)),
-                          choices=(choice,), undo_count=undo_count)
+        choices = [choice]
+        board = pos.board
+        for first, second in pairs:
+            assert first.move is not None and second.move is not None
+            after = board.copy(stack=False)
+            after.push(first.move)
+            choices.append(Choice(f"{board.san(first.move)} then {after.san(second.move)}",
+                                  move=first.move, reply=second.move))
+        message = (f"The board shows an earlier position: {choice.label}? "
+                   f"Confirm the undo, or put the pieces back.")
+        targets = chess.SquareSet()
+        if victim is not None:
+            targets = chess.SquareSet(a for a, v in pos.captures if v == victim) \
+                | _squares(victim)
+            message = (f"The {piece_words(board, victim)} on {chess.square_name(victim)} "
+                       f"is lifted: capturing it, or {choice.label}? Capture, or confirm "
+                       f"the undo, or put it back.")
+        elif len(choices) > 1:
+            message += " Or were two moves made at once: " + ", or ".join(
+                c.label for c in choices[1:]) + "?"
+        return SyncResult(SyncKind.TAKEBACK, message,
+                          led=LedHint(targets=targets,
+                                      last_move=_move_squares(pos.last_move)),
+                          choices=tuple(choices), undo_count=undo_count)
 
     # Actions under way, illegal actions, mismatches ---------------------
 
@@ -618,6 +750,10 @@ class BoardSync:
             victim = chess.lsb(opp)
             if not pos.capture_targets & opp:
                 return None
+            undo_count = self._earlier(pos, mask, colours)
+            if undo_count is not None:
+                # The piece just placed, lifted: a takeback, or the start of a capture.
+                return self._takeback(pos, undo_count, victim=victim)
             attackers = chess.SquareSet(a for a, v in pos.captures if v == victim)
             return SyncResult(SyncKind.WAITING,
                               f"The {piece_words(board, victim)} on "

@@ -49,12 +49,13 @@ class GameView(Protocol):
 class Expected:
     """The board one action would leave: a move or drop (``move``), or the
     removal of the piece on ``remove`` by a joker; ``capture`` is the square of
-    a captured piece (the mover's destination), if any."""
+    a captured piece (the mover's destination), if any; ``turn`` the side acting."""
 
     colours: Colours
     move: chess.Move | None = None
     remove: chess.Square | None = None
     capture: chess.Square | None = None
+    turn: chess.Color = chess.WHITE
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +130,7 @@ def _index_moves(board: chess.Board, moves: list[chess.Move],
         if not move.drop and occupied & chess.BB_SQUARES[move.to_square]:
             capture = move.to_square
         index.setdefault(occupancy(colours), []).append(
-            Expected(colours, move=move, capture=capture))
+            Expected(colours, move=move, capture=capture, turn=board.turn))
 
 
 class Position:
@@ -216,8 +217,8 @@ class Position:
 
     def alternatives(self) -> dict[int, list[Expected]]:
         """Boards of the other actions the last mover could have made with the same
-        piece (a piece slid further), or with the same card on a neighbouring square
-        (a piece set down one square off)."""
+        piece (a piece slid further, or moved on), or with the same card on any other
+        square (a piece set down where a hover was seen, or moved on)."""
         if self._alternatives is None:
             found: dict[int, list[Expected]] = {}
             last = self._last_move
@@ -225,9 +226,7 @@ class Position:
                 board = self.board.copy(stack=1)
                 board.pop()
                 if last.drop:
-                    # A piece set down one square off its intended square.
-                    near = chess.BB_KING_ATTACKS[last.to_square]
-                    moves = [m for m in board.generate_legal_drops(near) if m != last]
+                    moves = [m for m in board.generate_legal_drops() if m != last]
                 else:
                     moves = [m for m in board.generate_legal_moves(
                         chess.BB_SQUARES[last.from_square]) if m != last]
@@ -246,7 +245,8 @@ class Position:
                 capture = None
                 if not move.drop and occupied & chess.BB_SQUARES[move.to_square]:
                     capture = move.to_square
-                first = Expected(colours_after(self.board, move), move=move, capture=capture)
+                first = Expected(colours_after(self.board, move), move=move, capture=capture,
+                                 turn=self.board.turn)
                 after = self.board.copy(stack=False)
                 after.push(move)
                 index: dict[int, list[Expected]] = {}
@@ -257,5 +257,7 @@ class Position:
         return self._replies
 
     def previous_board(self) -> RaindropBoard:
-        """The position before the last action (only after :meth:`alternatives`)."""
+        """The position before the last move or placement (:attr:`last_move` must
+        not be ``None``)."""
+        self.alternatives()
         return self._previous

@@ -83,3 +83,19 @@ def test_a_hand_over_the_board_is_seen_and_a_placed_piece_is_not_a_hand() -> Non
         assert detect_disturbance(CONFIG, now, now, settled).hand
         hands += 1
     assert hands >= 3 and pieces == 6
+
+
+def test_a_board_seen_briefly_goes_with_the_next_snapshot_as_its_trail() -> None:
+    """Issue 15: a piece lifted and set down faster than the settling time: the
+    short run of agreeing frames in between is the next snapshot's trail."""
+    settler = Settler(CONFIG)
+    timeline = [EMPTY] * 12 + [ONE] * CONFIG.glimpse_frames + [EMPTY] * 12
+    results = [settler.feed(frame(i * 0.05, grid)) for i, grid in enumerate(timeline)]
+    sent = [r for r in results if r is not None]
+    assert [s.mask for s in sent] == [0, 0]
+    assert [g.mask for g in sent[1].trail] == [chess.BB_E4] and sent[0].trail == ()
+    # Fewer agreeing frames than glimpse_frames: nothing seen, nothing sent again.
+    settler = Settler(CONFIG)
+    timeline = [EMPTY] * 12 + [ONE] * (CONFIG.glimpse_frames - 1) + [EMPTY] * 12
+    sent = [r for i, g in enumerate(timeline) if (r := settler.feed(frame(i * 0.05, g)))]
+    assert [s.mask for s in sent] == [0] and sent[0].trail == ()

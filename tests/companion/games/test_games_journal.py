@@ -80,3 +80,24 @@ def test_raindrop_resume_continues_a_dropper_game(tmp_path: Path,
     out = capsys.readouterr().out
     assert "Resumed the game of Dropper after 2 action(s)." in out
     assert "Turns: b2 b2>c2+a4" in out
+
+
+def test_raindrop_replay_steps_through_a_saved_record(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    old = sys.stdin
+    record = tmp_path / "game.txt"
+    try:
+        sys.stdin = io.StringIO(f"b2\nb2>c2+a4\nresign\nsave {record}\nquit\n")
+        assert main(["play", "--game", "dropper", "size=4", "--data-dir", str(tmp_path)]) == 0
+        capsys.readouterr()
+        sys.stdin = io.StringIO("\n\nb\nq\n")
+        assert main(["replay", str(record)]) == 0
+    finally:
+        sys.stdin = old
+    out = capsys.readouterr().out
+    assert "[0/2] the start" in out and "[2/2] Black: b2>c2+a4" in out
+    assert "Result: white resigned (black)" in out
+    assert out.count("[1/2] White: b2") == 2  # forward, then back
+    record.write_text(record.read_text().replace("2. black b2>c2+a4", "2. black b2>b2+a4"))
+    assert main(["replay", "--all", str(record)]) == 2
+    assert "line 9: black b2>b2+a4: cannot push" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import chess
 import pytest
 from board_test_helpers import FakeDevice, Recorder, eventually, hello_then_snap
 
-from companion.sensors import BoardSource, LedHint, open_board_source
+from companion.sensors import BoardSnapshot, BoardSource, LedHint, open_board_source
 from companion.sensors import protocol as P
 from companion.sensors.board_frames import led_pattern
 from companion.sensors.serial_board import (
@@ -228,3 +228,35 @@ def test_same_led_pattern_is_not_resent(fake_device: FakeDevice, recorder: Recor
     assert eventually(reader.leds_acknowledged)
     leds = [fields[0][chess.C3] for kind, _, fields in fake_device.received if kind == "LED"]
     assert leds == ["G", "R"]
+
+
+def test_every_debounced_change_reaches_sync_in_order(fake_device: FakeDevice,
+                                                      recorder: Recorder, reader_for) -> None:
+    """Issue 15, defect 6: a capture faster than the settling time (rook lifted,
+    victim off, rook on) settles as "rook lifted"; the SNAPs in between go with it
+    as its trail, so the order of lifts and set-downs is not lost."""
+    fake_device.on_command = hello_then_snap(0x0F)
+    reader_for(fake_device.port, recorder, **FAST)
+    assert recorder.wait_snapshot(0x0F)
+    for mask in (0x0E, 0x0C, 0x0E):
+        fake_device.send(P.encode_snap(fake_device.next_seq(), mask))
+    assert recorder.wait_for(lambda: recorder.snapshots[-1].mask == 0x0E
+                             and 0x0C in _seen(recorder.snapshots))
+    assert _seen(recorder.snapshots) == [0x0F, 0x0E, 0x0C, 0x0E]
+    # Back where it settled, with a change in between: reported again, with its trail.
+    count = len(recorder.snapshots)
+    for mask in (0x0C, 0x0E):
+        fake_device.send(P.encode_snap(fake_device.next_seq(), mask))
+    assert recorder.wait_for(lambda: len(recorder.snapshots) > count
+                             and recorder.snapshots[-1].mask == 0x0E)
+    assert _seen(recorder.snapshots)[-3:] == [0x0E, 0x0C, 0x0E]
+
+
+def _seen(snapshots: list[BoardSnapshot]) -> list[int]:
+    """Every board the reader passed on, settled or in a trail, repeats merged."""
+    masks: list[int] = []
+    for snapshot in snapshots:
+        for mask in [g.mask for g in snapshot.trail] + [snapshot.mask]:
+            if not masks or masks[-1] != mask:
+                masks.append(mask)
+    return masks

@@ -217,3 +217,27 @@ def test_open_board_options() -> None:
         open_board("settle=soon")
     with pytest.raises(ValueError, match="settle must be >= 0"):
         open_board("settle=-1")
+
+
+def test_changes_too_brief_to_settle_go_with_the_next_snapshot_as_its_trail() -> None:
+    """A capture within the settling time settles as "rook lifted"; the boards seen
+    for at least the debounce time in between are its trail, in order. A flicker
+    shorter than the debounce time is not."""
+    board = SimulatedBoard(settle=0.25, debounce=0.03)
+    sink = started(board, "8/8/8/n7/8/8/8/R3K3 w - - 0 1")
+    a1, a5 = chess.BB_SQUARES[SQ("a1")], chess.BB_SQUARES[SQ("a5")]
+    start = sink.snapshots[-1].mask
+    board.bounce(SQ("c3"), 3)
+    board.lift(SQ("a1"), hold=0.1)
+    board.remove(SQ("a5"), hold=0.1)
+    board.place(SQ("a5"))
+    last = sink.snapshots[-1]
+    assert last.mask == start & ~a1 and len(sink.snapshots) == 2
+    assert [g.mask for g in last.trail] == [start & ~a1, start & ~a1 & ~a5]
+    assert last.trail[0].timestamp < last.trail[1].timestamp < last.timestamp
+    board.knock(SQ("e1"), 0.1)   # knocked over and stood up: same board, with a trail
+    assert len(sink.snapshots) == 3 and sink.snapshots[-1].mask == last.mask
+    assert [g.mask for g in sink.snapshots[-1].trail] == [last.mask & ~chess.BB_SQUARES[SQ("e1")]]
+    assert open_board("debounce=0.05").debounce == 0.05
+    with pytest.raises(SimulationError):
+        SimulatedBoard(settle=0.1, debounce=0.2)
