@@ -260,15 +260,16 @@ def test_the_board_zooms_and_pans_and_taps_still_hit_their_cells(driver: Driver,
 
     from ui.touch import SimulatedTouch
 
-    screen = open_new_game(driver, "row", {"size": "9"})
+    screen = open_new_game(driver, "row", {"size": "26"})  # cells narrower than a finger
     board = screen.ids.board
+    zoom = find_button(screen.ids.middle, command="zoom")
     for _ in range(2):
-        driver.tap(find_button(screen.ids.zoom, command="zoom_in"))
-    assert board.zoom == 4
+        driver.tap(zoom)
+    assert board.zoom == 4 and zoom.text == "4x"
     assert not board.collide_point(*board.cell_center("a1"))  # off the magnified view
-    tap_cell(screen, "e1")
+    tap_cell(screen, "m1")
     driver.pump(2)
-    assert screen.model.session.turns == ["e1"]
+    assert screen.model.session.turns == ["m1"]
     # Drag the board to the right by two cells: a finger that moves pans, it does not tap.
     unit = board.frame()[2]
     x, y = board.to_window(*board.center)
@@ -281,11 +282,11 @@ def test_the_board_zooms_and_pans_and_taps_still_hit_their_cells(driver: Driver,
         EventLoop.post_dispatch_input("update", finger)
     EventLoop.post_dispatch_input("end", finger)
     driver.pump(2)
-    assert screen.model.session.turns == ["e1"]
-    assert abs(board.focus[0] - 2.5) < 0.01  # the middle of e1 (4.5) moved two cells right
-    tap_cell(screen, "c1")
+    assert screen.model.session.turns == ["m1"]
+    assert abs(board.focus[0] - 11) < 0.01  # the middle (13) moved two cells right
+    tap_cell(screen, "j1")
     driver.pump(2)
-    assert screen.model.session.turns == ["e1", "c1"]
-    driver.tap(find_button(screen.ids.zoom, command="zoom_out"))
-    driver.tap(find_button(screen.ids.zoom, command="zoom_out"))
+    assert screen.model.session.turns == ["m1", "j1"]
+    driver.tap(zoom)
+    driver.tap(zoom)  # 8x, then back to the whole board
     assert board.zoom == 1 and board.collide_point(*board.cell_center("a1"))

@@ -104,12 +104,27 @@ class GamesPlayScreen(Screen):
     review_index = NumericProperty(-1)    # -1: the game as it stands; else a position
     number = NumericProperty(0)           # the value of a numeric action (Rumbo's komi)
     compact = BooleanProperty(False)      # a short screen: no move list, tighter panels
+    zoomable = BooleanProperty(False)     # small cells (or Crumble's pieces): offer zoom
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._relayout = Clock.create_trigger(self._layout, -1)
         self.fbind("size", self._relayout)
         self.fbind("view", self._relayout)
+        self.fbind("view", self._check_zoom)
+        self.fbind("board_rect", self._check_zoom)
+
+    def _check_zoom(self, *_: Any) -> None:
+        """Zoom is offered where a finger is wider than a cell, or pieces get halved."""
+        view = self.view
+        if view is None:
+            self.zoomable = False
+            return
+        board = view.layout
+        side = min(self.board_rect[2], self.board_rect[3])
+        unit = side / (max(board.columns, board.rows) + 1.5)
+        small = float(min((min(shape.w, shape.h) for shape in board.shapes), default=1))
+        self.zoomable = (board.style == "pieces" and small < 1) or unit * small < dp(44)
 
     # The model -----------------------------------------------------------
 
@@ -210,6 +225,7 @@ class GamesPlayScreen(Screen):
                 button.bind(on_release=lambda b: self.model.choose_content(b.content))
                 if self.compact:
                     button.text = button.text.split()[0]
+                    button.font_size = self.ids.bar.font
                 row.add_widget(button)
             if not self.compact:
                 box.add_widget(row)
