@@ -63,12 +63,6 @@ def touchable(step: Step, known: Known = None) -> set[str]:
                                           if known is None or cell in known}
 
 
-def first_cells(steps: Iterable[Step], known: Known = None) -> frozenset[str]:
-    """The cells where a step may start (the first cell each step's text names)."""
-    return frozenset(cells[0] for cells in (key_cells(step, known) for step in steps)
-                     if cells)
-
-
 def candidates(steps: Sequence[Step], touched: Sequence[str], known: Known = None,
                ) -> list[Step]:
     return [step for step in steps if touched and set(touched) <= touchable(step, known)]
