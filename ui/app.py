@@ -174,9 +174,14 @@ class RaindropApp(App):  # type: ignore[misc]
     # Navigation -------------------------------------------------------------
 
     def screen(self, name: str) -> Any:
-        """The screen called ``name``, built on first use."""
+        """The screen called ``name``, built on first use (the games' screens too)."""
         if not self.root.has_screen(name):
-            self.root.add_widget(self._make_screen(name))
+            if name in SCREENS:
+                self.root.add_widget(self._make_screen(name))
+            else:
+                from ui.games.control import make_screen  # the games' screens, made when needed
+
+                self.root.add_widget(make_screen(name))
         return self.root.get_screen(name)
 
     def show(self, name: str) -> None:
@@ -185,6 +190,7 @@ class RaindropApp(App):  # type: ignore[misc]
             self.refresh_home()
         if name == "new_game":
             self.refresh_boards()
+        self.screen(name)
         session = self.session
         if session is not None and not session.over:
             # The clock stands still while the players are away from the game screen.
@@ -252,9 +258,15 @@ class RaindropApp(App):  # type: ignore[misc]
         return self._show_session(game, settings.board, source)
 
     def resume_game(self) -> GameSession | None:
-        """Resume the journalled game, if there is one."""
+        """Resume the journalled game, if there is one (of any game)."""
         from ui import resume
 
+        info = resume.describe()
+        if info.game != "raindropchess" and info.path is not None:
+            from ui.games.control import resume_path
+
+            resume_path(self, info.path)
+            return None
         try:
             game, warnings = resume.resume_latest()
         except ValueError as error:

@@ -35,8 +35,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--board", default="sim", metavar="SPEC",
                         help="board for new games: screen, sim (default), serial[:PORT], "
                              "camera[:SOURCE]")
-    parser.add_argument("--demo", action="store_true",
-                        help="play the scripted demo game on the simulated board")
+    parser.add_argument("--demo", nargs="?", const="raindropchess", default=None,
+                        metavar="GAME",
+                        help="play a scripted demo game: Raindropchess on the simulated "
+                             "board (no GAME), or GAME (dropper, rumbo, raindrops, crumble) "
+                             "by touches, to mid-play")
+    parser.add_argument("--demo-turns", type=int, default=None, metavar="N",
+                        help="with --demo GAME: play N turns (default: to mid-play); "
+                             "--demo games shows the game shelf")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="save a screenshot of the game screen (after the demo) and exit")
     parser.add_argument("--size", type=parse_size, default=None, metavar="WxH",
@@ -47,5 +53,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from ui.launch import launch
 
-    return launch(board=args.board, demo=args.demo, screenshot=args.screenshot,
+    demo = args.demo
+    if demo is not None and demo != "raindropchess":
+        from companion import games
+
+        try:
+            if demo != "games":
+                games.get(demo)
+        except (KeyError, ImportError) as error:
+            from companion.cli import CommandError
+
+            raise CommandError(f"--demo {demo}: {error}") from None
+        return launch(board=args.board, demo=False, screenshot=args.screenshot,
+                      size=args.size, game=demo, turns=args.demo_turns)
+    return launch(board=args.board, demo=demo is not None, screenshot=args.screenshot,
                   size=args.size)

@@ -56,13 +56,21 @@ def configure(size: tuple[int, int] | None = None, *, quiet: bool = False) -> No
 
 
 def launch(*, board: str = "sim", demo: bool = False, screenshot: str | None = None,
-           size: tuple[int, int] | None = None) -> int:
+           size: tuple[int, int] | None = None, game: str | None = None,
+           turns: int | None = None) -> int:
     """Run the app; returns the exit status."""
+    if game is not None and screenshot is not None:
+        # a screenshot run leaves the player's saved games alone
+        os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-demo-"))
     configure(size, quiet=screenshot is not None)
     from ui.app import RaindropApp
 
     app = RaindropApp(board=board)
-    if demo or screenshot:
+    if game is not None:
+        from ui.games.demo import GamesDemo
+
+        GamesDemo(app, game, screenshot=screenshot, turns=turns).attach()
+    elif demo or screenshot:
         from ui.demo import DemoDriver
 
         DemoDriver(app, screenshot=screenshot, play=demo).attach()

@@ -21,6 +21,8 @@ class ResumeInfo:
     can_resume: bool
     text: str
     path: Path | None = None
+    game: str = "raindropchess"
+    """Which game the journal holds (an abstract game's name, resumed by ui.games)."""
 
 
 def describe(directory: Path | None = None) -> ResumeInfo:
@@ -29,6 +31,11 @@ def describe(directory: Path | None = None) -> ResumeInfo:
         path = journal.latest_journal(directory)
     except journal.JournalError:
         return ResumeInfo(False, "no saved game")
+    from ui.games.saved import describe_games_journal
+
+    other = describe_games_journal(path)
+    if other is not None:
+        return other
     try:
         contents = journal.read_journal(path)
         game = journal.game_from_contents(contents)

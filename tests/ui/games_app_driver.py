@@ -1,0 +1,103 @@
+"""Playing abstract games on the headless app by touches, for the tests."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from companion import games
+from ui import touch
+from ui.games.demo import play_turns
+from ui.games.touching import find_button, press
+
+GAMES_TESTS = Path(__file__).resolve().parents[1] / "companion" / "games"
+if str(GAMES_TESTS) not in sys.path:
+    sys.path.insert(0, str(GAMES_TESTS))
+
+
+def toy_rules() -> Any:
+    """The toy game "row", registered once per test process."""
+    from games_toy import RULES
+
+    if "row" not in games.names():
+        games.register(RULES)
+    return RULES
+
+
+def run(driver: Any, script: Any) -> None:
+    """Run a generator of frame counts (ui.games.demo's), letting the frames pass."""
+    for frames in script:
+        driver.pump(frames)
+
+
+def shelf_card(driver: Any, name: str) -> Any:
+    """The shelf's card of ``name``, scrolled into view."""
+    shelf = driver.app.screen("games")
+    card = next(c for c in shelf.ids.cards.children if c.name == name)
+    scroll = shelf.ids.cards.parent
+    scroll.scroll_to(card, padding=0, animate=False)
+    driver.pump(3)
+    return card
+
+
+def tap_in_list(driver: Any, widget: Any) -> None:
+    """Tap a widget inside a ScrollView: the list passes the release on to it 0.2 s
+    later (real time), after deciding the touch was not a scroll."""
+    touch.tap(widget)
+    time.sleep(0.3)
+    driver.pump(4)
+
+
+def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
+    """Home -> Games -> New game of ``name`` -> the options typed or chosen -> Start."""
+    app = driver.app
+    app.show("home")
+    driver.pump(2)
+    driver.tap(app.screen("home").ids.games)
+    driver.pump(4)
+    assert app.root.current == "games"
+    card = shelf_card(driver, name)
+    tap_in_list(driver, find_button(card, text="New game"))
+    driver.pump(4)
+    setup = app.screen("games_setup")
+    assert app.root.current == "games_setup"
+    for key, value in options.items():
+        widget = find_button(setup.ids.options, option_key=key)
+        if hasattr(widget, "options"):
+            tap_in_list(driver, find_button(widget, text=value))
+        else:
+            widget.text = value
+    driver.tap(setup.ids.start)
+    assert app.root.current == "games_play", setup.problem
+    return app.screen("games_play")
+
+
+def play(driver: Any, screen: Any, turns: int, **kwargs: Any) -> None:
+    run(driver, play_turns(screen, turns, **kwargs))
+
+
+def tap_panel(driver: Any, screen: Any, side: str, text: str) -> None:
+    press(screen, side, text)
+    driver.pump(2)
+
+
+def quit_and_resume(driver: Any, name: str) -> Any:
+    """Leave the game as a crash would (the journal closed, the model dropped), then
+    resume it from the shelf's Resume button."""
+    app = driver.app
+    screen = app.screen("games_play")
+    journal_path = screen.model.journal_path
+    screen.model.journal.close()
+    screen.model = None
+    app.show("home")
+    driver.pump(2)
+    driver.tap(app.screen("home").ids.games)
+    driver.pump(4)
+    driver.pump(4)
+    card = shelf_card(driver, name)
+    tap_in_list(driver, find_button(card, text="Resume"))
+    assert app.root.current == "games_play"
+    assert screen.model.journal_path == journal_path
+    return screen

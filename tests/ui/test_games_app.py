@@ -1,0 +1,292 @@
+"""The abstract games on the tablet app, played by simulated touches: the shelf, the
+new-game screen built from a game's options, turns built step by step on the board,
+illegal touches explained, undo, a resume from the journal in the middle, the end, the
+review and the exported record. The toy game "row" tests the screens generically; each
+seed game is played to its end (tests below, one per engine)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from companion import games
+from companion.games.record import read_record
+from ui.games.touching import find_button, tap_cell
+
+if TYPE_CHECKING:
+    from app_driver import Driver
+
+from games_app_driver import (
+    open_new_game,
+    play,
+    quit_and_resume,
+    shelf_card,
+    tap_in_list,
+    tap_panel,
+    toy_rules,
+)
+
+
+@pytest.fixture
+def row() -> Any:
+    return toy_rules()
+
+
+def test_the_shelf_shows_every_loadable_game_and_its_rules(driver: Driver, row: Any) -> None:
+    app = driver.app
+    driver.tap(app.screen("home").ids.games)
+    driver.pump(4)
+    shelf = app.screen("games")
+    shown = [card.name for card in reversed(shelf.ids.cards.children)]
+    loadable = []
+    for name in games.names():
+        try:
+            games.get(name)
+            loadable.append(name)
+        except ImportError:
+            pass
+    assert shown == loadable and "row" in shown
+    card = shelf_card(driver, "row")
+    assert "A toy for tests." in driver.texts(card)
+    tap_in_list(driver, find_button(card, text="Rules"))
+    driver.pump(4)
+    modal = driver.open_modals()[0]
+    assert "not installed" in modal.text  # the toy has no rules page
+    driver.tap(find_button(modal, text="Close"))
+    assert not driver.open_modals()
+
+
+def test_the_new_game_screen_explains_each_option_and_names_a_bad_value(
+        driver: Driver, row: Any) -> None:
+    app = driver.app
+    driver.tap(app.screen("home").ids.games)
+    driver.pump(4)
+    card = shelf_card(driver, "row")
+    tap_in_list(driver, find_button(card, text="New game"))
+    setup = app.screen("games_setup")
+    texts = "\n".join(driver.texts(setup))
+    for option in row.options.values():
+        assert option.help in texts
+    find_button(setup.ids.options, option_key="size").text = "40"
+    driver.tap(setup.ids.start)
+    assert app.root.current == "games_setup"
+    assert "size='40' must be 2 to 26" in setup.problem
+    assert setup.problem in driver.texts(setup)
+    find_button(setup.ids.options, option_key="size").text = "4"
+    tap_in_list(driver, find_button(find_button(setup.ids.options, option_key="first"),
+                                    text="w"))
+    driver.tap(setup.ids.start)
+    screen = app.screen("games_play")
+    assert app.root.current == "games_play"
+    assert screen.model.session.position.text() == "row .... w"
+    assert screen.model.session.options == {"size": "4", "first": "w"}
+
+
+def test_a_toy_game_by_touches_with_an_illegal_touch_undo_resume_review_and_export(
+        driver: Driver, row: Any, tmp_path: Path) -> None:
+    screen = open_new_game(driver, "row", {"size": "5"})
+    model = screen.model
+    board = screen.ids.board
+    assert set(board.targets) == {"a1", "b1", "c1", "d1", "e1"}
+    tap_cell(screen, "b1")
+    driver.pump(2)
+    assert model.session.turns == ["b1"]
+    assert board.layout.shape("b1").content == "b"
+    assert list(board.last) == ["b1"]
+    tap_cell(screen, "b1")  # taken: refused, and the far player reads why too
+    driver.pump(2)
+    assert model.session.turns == ["b1"]
+    assert "'b1' is not a legal step here" in model.view.alert
+    assert model.view.alert in "\n".join(driver.texts(screen.ids.far_panel))
+    assert model.view.alert in "\n".join(driver.texts(screen.ids.near_panel))
+    tap_cell(screen, "c1")
+    driver.pump(2)
+    tap_panel(driver, screen, "black", "Undo")
+    assert model.session.turns == ["b1"]
+    tap_cell(screen, "a1")
+    driver.pump(2)
+    assert model.session.turns == ["b1", "a1"]
+
+    screen = quit_and_resume(driver, "row")
+    model = screen.model
+    assert model.session.turns == ["b1", "a1"]
+    assert model.session.to_move == "black"
+    for cell in ("c1", "d1"):
+        tap_cell(screen, cell)
+        driver.pump(2)
+    # Half full: the toy offers a draw claim; play on instead.
+    assert find_button(screen.ids.choices, claim="draw")
+    tap_cell(screen, "e1")
+    driver.pump(2)
+    session = model.session
+    assert session.is_over and session.turns == ["b1", "a1", "c1", "d1", "e1"]
+    assert screen.ids.title.text == "Row: Black wins"
+    assert "Final score: Black 1, White 0" in screen.ids.status.text
+    undo = next(w for w in screen.ids.near_panel.walk() if getattr(w, "text", "") == "Undo")
+    assert undo.disabled  # a finished game is final
+
+    driver.tap(find_button(screen.ids.middle, command="review"))
+    assert screen.review_index == 0
+    assert screen.ids.board.layout.shape("b1").content == "."
+    driver.tap(find_button(screen.ids.middle, command="next"))
+    assert screen.ids.board.layout.shape("b1").content == "b"
+    assert "1. Black b1" in screen.ids.status.text
+    driver.tap(find_button(screen.ids.middle, command="review"))
+
+    driver.tap(find_button(screen.ids.middle, command="export"))
+    saved = Path(model.view.alert.removeprefix("Record saved to ").rstrip("."))
+    record = read_record(saved.read_text(encoding="utf-8"))
+    assert record.session.turns == session.turns
+    assert record.tags["Result"] == "black"
+
+
+def test_a_draw_claim_and_a_resignation_from_the_far_panel(driver: Driver, row: Any) -> None:
+    screen = open_new_game(driver, "row", {"size": "4"})
+    for cell in ("a1", "b1"):
+        tap_cell(screen, cell)
+        driver.pump(2)
+    driver.tap(find_button(screen.ids.choices, claim="draw"))
+    assert screen.model.session.result.by == "claim"
+    assert screen.ids.title.text == "Row: Draw"
+
+    # An offer from the far panel, declined on the near one; then one accepted.
+    screen = open_new_game(driver, "row", {"size": "4"})
+    tap_panel(driver, screen, "white", "Offer draw")
+    assert screen.model.session.draw_offer == "white"
+    assert "White offers a draw" in "\n".join(driver.texts(screen.ids.near_panel))
+    tap_panel(driver, screen, "black", "Decline")
+    assert screen.model.session.draw_offer is None and not screen.model.session.is_over
+    tap_panel(driver, screen, "black", "Offer draw")
+    tap_panel(driver, screen, "white", "Accept draw")
+    assert screen.model.session.result.by == "agreement"
+
+    screen = open_new_game(driver, "row", {"size": "4"})
+    tap_panel(driver, screen, "white", "Resign")
+    tap_panel(driver, screen, "white", "Yes, resign")
+    result = screen.model.session.result
+    assert result.winner == "black" and result.by == "resignation"
+
+
+def play_to_the_end(driver: Driver, name: str, options: dict[str, str], *, undo_at: int,
+                    resume_at: int, limit: int = 400, stop_early: Any = None) -> Any:
+    """A whole game of ``name`` by touches: a few turns, an Undo tapped (the turn then
+    played again differently), the app left and the game resumed from the shelf, then
+    turns until the game ends. Returns the play screen."""
+    screen = open_new_game(driver, name, options)
+    play(driver, screen, undo_at)
+    before = list(screen.model.session.record)
+    play(driver, screen, 1)
+    mover = screen.model.session.to_move
+    tap_panel(driver, screen, mover, "Undo")
+    assert screen.model.session.record == before
+    play(driver, screen, resume_at - undo_at)
+    played = list(screen.model.session.record)
+    screen = quit_and_resume(driver, name)
+    assert screen.model.session.record == played
+    play(driver, screen, limit, stop_early=stop_early)
+    session = screen.model.session
+    assert session.is_over, f"{name}: not over after {limit} more turns"
+    # The journal holds the whole game (the undo too): it replays to the same end.
+    from ui.games import saved
+
+    replayed = saved.session_at(screen.model.journal_path)
+    assert replayed.position == session.position and replayed.record == session.record
+    outcome = session.rules.outcome(session.position)
+    assert outcome is not None and session.result is not None
+    assert session.result.winner == outcome.winner
+    title = f"{session.rules.title}: " + (
+        f"{outcome.winner.capitalize()} wins" if outcome.winner else "Draw")
+    assert screen.ids.title.text == title
+    assert outcome.reason in "\n".join(driver.texts(screen.ids.near_panel))
+    return screen
+
+
+def test_dropper_to_the_end_by_touches(driver: Driver) -> None:
+    screen = play_to_the_end(driver, "dropper", {"size": "4"}, undo_at=2, resume_at=4)
+    assert "Final score" in screen.ids.status.text
+
+
+def test_rumbo_to_the_end_by_touches_with_komi_and_side_chosen_by_the_players(
+        driver: Driver) -> None:
+    screen = play_to_the_end(driver, "rumbo", {"size": "4"}, undo_at=3, resume_at=5)
+    turns = screen.model.session.turns
+    assert turns[0].startswith("komi=") and turns[1] in ("side=v", "side=h")
+    assert all("@" in turn for turn in turns[2:])
+    assert "Claimed" in screen.ids.status.text
+
+
+def test_the_home_screen_resumes_an_abstract_game_too(driver: Driver, row: Any) -> None:
+    screen = open_new_game(driver, "row", {"size": "5"})
+    tap_cell(screen, "c1")
+    driver.pump(2)
+    screen.model.journal.close()
+    screen.model = None
+    app = driver.app
+    app.show("home")
+    driver.pump(2)
+    home = app.screen("home")
+    assert home.can_resume and "Row: 1 actions played, white to move" in home.resume_text
+    driver.tap(home.ids.resume)
+    assert app.root.current == "games_play"
+    assert app.screen("games_play").model.session.turns == ["c1"]
+
+
+def test_the_app_starts_without_the_games_screens(tmp_path: Path) -> None:
+    """The games' screens are made when first shown: starting the app imports none."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import ui.app; "
+            "print(sorted(m for m in sys.modules if m.startswith('ui.games')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120, check=True,
+                          env={**__import__("os").environ, "KIVY_NO_ARGS": "1",
+                               "KIVY_LOG_MODE": "PYTHON", "KIVY_NO_CONSOLELOG": "1"})
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_raindrops_to_the_end_by_touches(driver: Driver) -> None:
+    # Every other group move is stopped where it may end, with Confirm.
+    screen = play_to_the_end(driver, "raindrops", {"size": "5"}, undo_at=2, resume_at=3,
+                             stop_early=lambda turn: turn % 2 == 0)
+    assert "Units" in screen.ids.status.text
+
+
+def test_the_board_zooms_and_pans_and_taps_still_hit_their_cells(driver: Driver,
+                                                                  row: Any) -> None:
+    from kivy.base import EventLoop
+
+    from ui.touch import SimulatedTouch
+
+    screen = open_new_game(driver, "row", {"size": "26"})  # cells narrower than a finger
+    board = screen.ids.board
+    zoom = find_button(screen.ids.middle, command="zoom")
+    for _ in range(2):
+        driver.tap(zoom)
+    assert board.zoom == 4 and zoom.text == "4x"
+    assert not board.collide_point(*board.cell_center("a1"))  # off the magnified view
+    tap_cell(screen, "m1")
+    driver.pump(2)
+    assert screen.model.session.turns == ["m1"]
+    # Drag the board to the right by two cells: a finger that moves pans, it does not tap.
+    unit = board.frame()[2]
+    x, y = board.to_window(*board.center)
+    window = EventLoop.window
+    finger = SimulatedTouch(x, y)
+    EventLoop.post_dispatch_input("begin", finger)
+    for step in range(1, 5):
+        finger.move({"x": (x + step * unit / 2) / (window.width - 1.0),
+                     "y": y / (window.height - 1.0)})
+        EventLoop.post_dispatch_input("update", finger)
+    EventLoop.post_dispatch_input("end", finger)
+    driver.pump(2)
+    assert screen.model.session.turns == ["m1"]
+    assert abs(board.focus[0] - 11) < 0.01  # the middle (13) moved two cells right
+    tap_cell(screen, "j1")
+    driver.pump(2)
+    assert screen.model.session.turns == ["m1", "j1"]
+    driver.tap(zoom)
+    driver.tap(zoom)  # 8x, then back to the whole board
+    assert board.zoom == 1 and board.collide_point(*board.cell_center("a1"))

@@ -1,0 +1,100 @@
+"""Starting, resuming and showing abstract games in the app (the screens call these).
+
+The screens are made when first shown (:func:`make_screen`), so the app starts as
+fast as before the games came.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion import games
+from companion.games import OptionError
+from companion.games.journal import new_session
+from companion.games.session import GameSession
+from companion.records import Journal, JournalError
+
+LOGGER = logging.getLogger(__name__)
+
+SCREENS = ("games", "games_setup", "games_play")
+
+
+def make_screen(name: str) -> Any:
+    """A new games screen by its name; ``KeyError`` for any other name."""
+    if name == "games":
+        from ui.games.shelf import ShelfScreen
+
+        return ShelfScreen(name=name)
+    if name == "games_setup":
+        from ui.games.setup import GameSetupScreen
+
+        return GameSetupScreen(name=name)
+    if name == "games_play":
+        from ui.games.play import GamesPlayScreen
+
+        return GamesPlayScreen(name=name)
+    raise KeyError(name)
+
+
+def start_game(app: Any, name: str, options: Mapping[str, str]) -> Any:
+    """A new journaled game of ``name`` on the play screen; :class:`OptionError` for a
+    bad option (nothing is started then). Returns the PlayModel."""
+    journal: Journal | None
+    try:
+        session, journal = new_session(name, options)
+    except (OSError, JournalError) as error:
+        LOGGER.warning("no journal for the new game: %s", error)
+        app.message = f"The game is not being saved: {error}"
+        rules = games.get(name)
+        session = GameSession(rules, rules.start(**options),
+                              options=rules.check_options(options))
+        journal = None
+    return show_session(app, session, journal)
+
+
+def show_session(app: Any, session: GameSession, journal: Journal | None) -> Any:
+    from ui.games.model import PlayModel
+
+    screen = app.screen("games_play")
+    old = screen.model
+    if old is not None and getattr(old, "journal", None) is not None:
+        old.journal.close()
+    model = PlayModel(session, journal=journal)
+    settings = getattr(app, "settings", None)
+    screen.face_to_face = bool(getattr(settings, "face_to_face", True))  # or side by side
+    screen.model = model
+    app.show("games_play")
+    return model
+
+
+def resume_game(app: Any, name: str) -> Any:
+    """Resume the latest unfinished game of ``name``; the PlayModel, or None (the shelf
+    says why)."""
+    from ui.games import saved
+
+    info = saved.unfinished_by_game().get(name)
+    if info is None:
+        app.message = f"No unfinished game of {name} to resume"
+        return None
+    return resume_path(app, info.path)
+
+
+def resume_path(app: Any, path: Path) -> Any:
+    """Resume the games journal at ``path`` on the play screen; the PlayModel, or None
+    (``app.message`` says why)."""
+    from ui.games import saved
+
+    try:
+        session, journal, warnings = saved.resume(path)
+    except (JournalError, OptionError, ValueError) as error:
+        app.message = f"Cannot resume: {error}"
+        return None
+    model = show_session(app, session, journal)
+    if warnings:
+        model.alert = " ".join(warnings)
+        model.alert_level = "warn"
+        model._changed()
+    return model

@@ -1,0 +1,377 @@
+"""A game of any registered abstract game being played by touch (no Kivy).
+
+:class:`PlayModel` sits between the play screen and a
+:class:`~companion.games.session.GameSession`: it builds the turn with the game's
+:class:`~companion.games.TurnBuilder`, one touched step at a time (see
+:mod:`ui.games.picking`), commits it when the turn cannot go on or when the player
+confirms it, and turns everything into one frozen :class:`PlayView` for the screen.
+Problems (an illegal touch, an undo after the end) become plain-words alerts; nothing
+here raises for a player's touch.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.games import IllegalTurn, Position, Step, TurnBuilder
+from companion.games.record import write_record
+from companion.games.session import GameSession, SessionError
+from companion.records import Journal, JournalError
+from ui.games import picking, summary
+from ui.games.geometry import Layout, changed_cells, layout, owners
+
+LOGGER = logging.getLogger(__name__)
+
+
+def side_name(player: str) -> str:
+    return player.capitalize()
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayView:
+    """Everything the play screen shows, at one moment."""
+
+    title: str
+    layout: Layout
+    to_move: str
+    """The side to move (``""`` once the game is over); may be a role outside the two
+    sides (Rumbo's proposer and chooser before the sides are known)."""
+    message: str
+    """What to do now, for the player to move (or how the game ended)."""
+    everyone: bool = False
+    """The one to move is not one of the two sides yet: both panels show what to do."""
+    alert: str = ""
+    """A problem to read at once (an illegal touch and why), or an event."""
+    alert_level: str = ""
+    """``"danger"``, ``"warn"``, ``"good"`` or ``""``."""
+    status: str = ""
+    """Score and state: group sizes, claimed points, unit counts, the draw counter."""
+    targets: frozenset[str] = frozenset()
+    """Cells a touch may go to now (the legal next steps)."""
+    touched: tuple[str, ...] = ()
+    """Cells touched for the step being picked."""
+    last: frozenset[str] = frozenset()
+    """Cells the last turn changed (marked on the board)."""
+    building: frozenset[str] = frozenset()
+    """Cells the steps of the turn being built have changed."""
+    turn_so_far: str = ""
+    can_confirm: bool = False
+    can_back: bool = False
+    can_undo: bool = False
+    can_redo: bool = False
+    contents: tuple[str, ...] = ()
+    """What a touch may put on a cell, where the player chooses (Rumbo's colours)."""
+    prefer: str = ""
+    choices: tuple[Step, ...] = ()
+    """Steps the last touch could not tell apart: the player picks one."""
+    actions: tuple[picking.ActionGroup, ...] = ()
+    """Steps without a cell (Rumbo's komi and side)."""
+    owners: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Cells of claimed groups -> their owner's mark (Rumbo's ``v``/``h``)."""
+    claims: tuple[str, ...] = ()
+    draw_offer: str = ""
+    over: bool = False
+    result: str = ""
+    moves: str = ""
+    """The turns so far, numbered."""
+
+
+class PlayModel:
+    """One game played by touch. ``on_change`` is called after every change."""
+
+    def __init__(self, session: GameSession, *, journal: Journal | None = None,
+                 on_change: Callable[[PlayView], None] | None = None) -> None:
+        self.session = session
+        self.journal = journal
+        """The journal the session records to (closed when the game is left)."""
+        self.rules = session.rules
+        self.journal_path: Path | None = journal.path if journal is not None else None
+        self.on_change = on_change
+        self.builder: TurnBuilder[Any] = self.rules.builder(session.position)
+        self.touched: tuple[str, ...] = ()
+        self.choices: tuple[Step, ...] = ()
+        self.alert = ""
+        self.alert_level = ""
+        self.prefer = ""
+        self._view: PlayView | None = None
+
+    # ------------------------------------------------------------------
+    # Reading
+
+    @property
+    def view(self) -> PlayView:
+        if self._view is None:
+            self._view = self._make_view()
+        return self._view
+
+    def _steps(self) -> tuple[Step, ...]:
+        if self.session.is_over:
+            return ()
+        return self.builder.next_steps()
+
+    def _make_view(self) -> PlayView:
+        session = self.session
+        rules = self.rules
+        shown: Position = self.builder.position if not session.is_over else session.position
+        steps = self._steps()
+        result = session.result
+        history = session.positions()
+        before = history[-2] if len(history) > 1 else None
+        board = layout(rules, shown)
+        known = frozenset(shape.cell for shape in board.shapes)
+        contents = tuple(picking.contents(steps, known))
+        prefer = self.prefer if self.prefer in contents else (contents[0] if contents else "")
+        if self.touched:
+            targets = picking.next_cells(steps, self.touched, known)
+        else:
+            targets = frozenset(cell for step in steps
+                                for cell in picking.key_cells(step, known)[:1]
+                                if not contents or step.changes.get(cell, "") == prefer)
+        empty = {shape.cell for shape in board.shapes if shape.content == "."}
+        if not self.touched and len(targets) > 12 and targets == empty:
+            targets = frozenset()  # every empty point is legal: dots would only hide the board
+        if result is not None:
+            message = f"The game is over: {result.reason}"
+        else:
+            message = _sentence(self.builder.message)
+        building = frozenset(cell for step in self.builder.steps
+                             for cell in picking.touchable(step, known))
+        return PlayView(
+            title=rules.title,
+            layout=board,
+            to_move="" if result is not None else session.to_move,
+            everyone=result is None and session.to_move not in rules.players,
+            message=message,
+            alert=self.alert,
+            alert_level=self.alert_level,
+            status=summary.summary(rules, shown, result),
+            targets=targets if result is None else frozenset(),
+            touched=self.touched,
+            last=changed_cells(before, session.position) if not self.builder.steps else building,
+            building=building,
+            turn_so_far=" ".join(step.text for step in self.builder.steps),
+            can_confirm=result is None and bool(self.builder.steps) and self.builder.complete,
+            can_back=bool(self.builder.steps) or bool(self.touched),
+            can_undo=session.can_undo(),
+            can_redo=session.can_redo(),
+            contents=contents,
+            prefer=prefer,
+            choices=self.choices,
+            actions=tuple(picking.action_groups(steps, known)),
+            owners=owners(rules, shown),
+            claims=session.claims(),
+            draw_offer=session.draw_offer or "",
+            over=result is not None,
+            result=(f"{side_name(result.winner)} wins" if result is not None
+                    and result.winner is not None else ("Draw" if result is not None else "")),
+            moves=self.moves_text(),
+        )
+
+    def moves_text(self) -> str:
+        parts = []
+        for number, (kind, text, player) in enumerate(self.session.record, start=1):
+            parts.append(f"{number}.\u00a0{player[0].upper()}\u00a0"
+                         + (text if kind == "turn" else f"claims\u00a0{text}"))
+        return "  ".join(parts)
+
+    # ------------------------------------------------------------------
+    # Changing
+
+    def _changed(self) -> None:
+        self._view = None
+        if self.on_change is not None:
+            self.on_change(self.view)
+
+    def _say(self, text: str, level: str = "warn") -> None:
+        self.alert = _sentence(text)
+        self.alert_level = level
+
+    def _quiet(self) -> None:
+        self.alert = ""
+        self.alert_level = ""
+
+    def _restart(self) -> None:
+        self.builder = self.rules.builder(self.session.position)
+        self.touched = ()
+        self.choices = ()
+
+    def choose_content(self, content: str) -> None:
+        """The player's choice of what touches put on cells (Rumbo's colour)."""
+        self.prefer = content
+        self._changed()
+
+    def tap(self, cell: str) -> None:
+        """A touch on ``cell``: a step, a further touch needed, a choice, or why not."""
+        self._quiet()
+        if self.session.is_over:
+            result = self.session.result
+            self._say(f"The game is over ({result.reason if result else ''})")
+            self._changed()
+            return
+        steps = self.builder.next_steps()
+        if not steps:
+            self._say("The turn is complete: confirm it, or take a step back")
+            self._changed()
+            return
+        prefer = self.view.prefer or None
+        known = frozenset(shape.cell for shape in self.view.layout.shapes)
+        picked = picking.pick(steps, self.touched, cell, prefer=prefer, known=known)
+        self.choices = ()
+        if picked.step is not None:
+            self.touched = ()
+            self._add(picked.step)
+        elif picked.choices:
+            self.touched = ()
+            self.choices = picked.choices
+            self._say("Which one? Choose below", "good")
+        elif picked.waiting:
+            self.touched = picked.waiting
+        else:
+            self.touched = ()
+            self._say(self._why_not(cell))
+        self._changed()
+
+    def _why_not(self, cell: str) -> str:
+        """The engine's own words for a refused touch where it has them."""
+        try:
+            self.builder.add(cell)
+        except IllegalTurn as error:
+            return str(error)
+        except (ValueError, KeyError):
+            pass
+        return f"{cell} is not a legal step here. {_sentence(self.builder.message)}"
+
+    def choose(self, step: Step | str) -> None:
+        """A step picked from the offered choices or an action button (by its text)."""
+        self._quiet()
+        text = step.text if isinstance(step, Step) else step
+        found = next((s for s in self._steps() if s.text == text), None)
+        self.choices = ()
+        self.touched = ()
+        if found is None:
+            self._say(f"{text} is not a legal step here")
+        else:
+            self._add(found)
+        self._changed()
+
+    def _add(self, step: Step) -> None:
+        try:
+            self.builder = self.builder.add(step)
+        except IllegalTurn as error:
+            self._say(str(error))
+            return
+        if self.builder.complete and not self.builder.next_steps():
+            self._commit()
+
+    def _commit(self) -> None:
+        try:
+            turn = self.builder.turn()
+            self.session.play(turn)
+        except (IllegalTurn, SessionError, JournalError) as error:
+            self._say(f"Not played: {error}", "danger")
+            return
+        last = self.builder.steps[-1] if self.builder.steps else None
+        self._restart()
+        result = self.session.result
+        if result is not None:
+            self._say(f"Game over: {result.reason}", "good")
+        elif last is not None and last.note:
+            self._say(f"Played {turn}: {last.note}", "good")
+
+    def confirm(self) -> None:
+        """Play the turn built so far (where the rules let it end)."""
+        self._quiet()
+        if not self.builder.steps or not self.builder.complete:
+            self._say(f"The turn is not complete: {self.builder.message}")
+        else:
+            self._commit()
+        self._changed()
+
+    def back(self) -> None:
+        """Take back the last touch or step of the turn being built."""
+        self._quiet()
+        if self.touched or self.choices:
+            self.touched = ()
+            self.choices = ()
+        elif self.builder.steps:
+            rebuilt = self.rules.builder(self.session.position)
+            for step in self.builder.steps[:-1]:
+                rebuilt = rebuilt.add(step)
+            self.builder = rebuilt
+        self._changed()
+
+    def cancel(self) -> None:
+        self._quiet()
+        self._restart()
+        self._changed()
+
+    def _session_action(self, action: Callable[[], object], done: str = "") -> bool:
+        self._quiet()
+        try:
+            action()
+        except (SessionError, IllegalTurn, JournalError) as error:
+            self._say(str(error))
+            self._changed()
+            return False
+        self._restart()
+        if done:
+            self._say(done, "good")
+        result = self.session.result
+        if result is not None and not done:
+            self._say(f"Game over: {result.reason}", "good")
+        self._changed()
+        return True
+
+    def undo(self) -> None:
+        self._session_action(self.session.undo, "Taken back")
+
+    def redo(self) -> None:
+        self._session_action(lambda: self.session.redo())
+
+    def resign(self, player: str | None = None) -> None:
+        self._session_action(lambda: self.session.resign(player or self.session.to_move))
+
+    def offer_draw(self, player: str | None = None) -> None:
+        side = player or self.session.to_move
+        self._session_action(
+            lambda: self.session.offer_draw(side),
+            f"{side_name(side)} offers a draw" if self.session.draw_offer is None else "")
+
+    def accept_draw(self) -> None:
+        self._session_action(lambda: self.session.accept_draw())
+
+    def decline_draw(self) -> None:
+        self._session_action(lambda: self.session.decline_draw(), "The draw is declined")
+
+    def claim(self, name: str) -> None:
+        self._session_action(lambda: self.session.claim(name))
+
+    def export(self, folder: Path) -> Path | None:
+        """Write the game record (as the engines write it) into ``folder``; the path."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = folder / f"{self.rules.name}-{stamp}.txt"
+        temporary = path.with_name(path.name + ".tmp")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(write_record(self.session), encoding="utf-8")
+            temporary.replace(path)
+        except OSError as error:
+            self._say(f"Could not save the record: {error}", "danger")
+            self._changed()
+            return None
+        self._say(f"Record saved to {path}", "good")
+        self._changed()
+        return path
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."

@@ -1,0 +1,87 @@
+"""The new-game screen of an abstract game, built from the game's named options: a row
+of choices where the rules file lists the values, a field where any value may do (the
+engine checks it), each with its plain explanation. Looks in ``setup.kv``."""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.properties import DictProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
+
+import ui.widgets.common
+import ui.widgets.segmented  # noqa: F401  (widgets the rules use)
+from companion import games
+from companion.games import OptionError
+from ui.widgets.segmented import Segmented
+
+LOGGER = logging.getLogger(__name__)
+
+ABSENT = "(none)"
+"""The choice shown for an option with no default: left out (Rumbo's komi: the players
+name it in the game)."""
+
+
+class OptionField(TextInput):
+    """A free-form option value."""
+
+    key = StringProperty("")
+
+
+class GameSetupScreen(Screen):
+    """``game`` is the game's name; ``values`` the options chosen so far."""
+
+    game = StringProperty("")
+    title = StringProperty("")
+    problem = StringProperty("")
+    values = DictProperty()
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.build_options()  # every visit starts from the defaults
+
+    def build_options(self) -> None:
+        box = self.ids.options
+        box.clear_widgets()
+        self.problem = ""
+        if not self.game:
+            return
+        rules = games.get(self.game)
+        self.title = f"New game of {rules.title}"
+        self.values = {}
+        for key, option in rules.options.items():
+            row = Factory.OptionRow(title=key, explanation=option.help)
+            default = option.default if option.default is not None else ""
+            self.values[key] = default
+            if option.choices is not None:
+                choices = [(value, value) for value in option.choices]
+                widget: Any = Segmented(options=choices, value=default)
+                widget.bind(value=lambda w, v, k=key: self.values.__setitem__(k, v))
+            else:
+                widget = OptionField(key=key, text=default, multiline=False,
+                                     hint_text=ABSENT if option.default is None else "",
+                                     font_size="20sp", write_tab=False)
+                widget.bind(text=lambda w, v, k=key: self.values.__setitem__(k, v.strip()))
+            widget.option_key = key
+            row.add_widget(widget)
+            box.add_widget(row)
+
+    def chosen(self) -> dict[str, str]:
+        return {key: value for key, value in self.values.items() if value}
+
+    def start(self) -> None:
+        """Start the game with the chosen options; a bad value is named, nothing starts."""
+        from ui.games import control
+
+        try:
+            control.start_game(App.get_running_app(), self.game, self.chosen())
+        except OptionError as error:
+            self.problem = str(error)
+
+
+Builder.load_file(os.path.join(os.path.dirname(__file__), "setup.kv"))
