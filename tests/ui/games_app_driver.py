@@ -34,7 +34,7 @@ def run(driver: Any, script: Any) -> None:
 
 def shelf_card(driver: Any, name: str) -> Any:
     """The shelf's card of ``name``, scrolled into view."""
-    shelf = driver.app.screen("games")
+    shelf = driver.app.screen("shelf")
     card = next(c for c in shelf.ids.cards.children if c.name == name)
     scroll = shelf.ids.cards.parent
     scroll.scroll_to(card, padding=0, animate=False)
@@ -57,7 +57,7 @@ def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
     driver.pump(2)
     driver.tap(app.screen("home").ids.games)
     driver.pump(4)
-    assert app.root.current == "games"
+    assert app.root.current == "shelf"
     card = shelf_card(driver, name)
     tap_in_list(driver, find_button(card, text="New game"))
     driver.pump(4)

@@ -38,7 +38,7 @@ def test_the_shelf_shows_every_loadable_game_and_its_rules(driver: Driver, row: 
     app = driver.app
     driver.tap(app.screen("home").ids.games)
     driver.pump(4)
-    shelf = app.screen("games")
+    shelf = app.screen("shelf")
     shown = [card.name for card in reversed(shelf.ids.cards.children)]
     loadable = []
     for name in games.names():

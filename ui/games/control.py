@@ -19,12 +19,12 @@ from companion.records import Journal, JournalError
 
 LOGGER = logging.getLogger(__name__)
 
-SCREENS = ("games", "games_setup", "games_play")
+SCREENS = ("shelf", "games_setup", "games_play")
 
 
 def make_screen(name: str) -> Any:
     """A new games screen by its name; ``KeyError`` for any other name."""
-    if name == "games":
+    if name == "shelf":
         from ui.games.shelf import ShelfScreen
 
         return ShelfScreen(name=name)

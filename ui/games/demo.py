@@ -83,7 +83,7 @@ class GamesDemo:
 
     def _on_start(self, *_: Any) -> None:
         if self.game == "games":
-            self.app.show("games")
+            self.app.show("shelf")
             self._script = iter([FRAMES_BEFORE_SHOT])
         else:
             control.start_game(self.app, self.game, DEMO_OPTIONS.get(self.game, {}))
