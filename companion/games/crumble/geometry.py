@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+from typing import TypeVar
 
 LOGGER = logging.getLogger(__name__)
 
 Rect = tuple[int, int, int, int]
+Num = TypeVar("Num", int, Fraction)
 """A rectangle ``(x, y, w, h)`` in scaled integer units."""
 
 ExactRect = tuple[Fraction, Fraction, Fraction, Fraction]
@@ -90,34 +93,21 @@ def slab_form(rects: list[ExactRect]) -> tuple[ExactRect, ...]:
     The region is cut at every height where its horizontal cross-section changes; each slab's
     maximal x-intervals are written as rectangles (rules file, section 9).
     """
-    ys = sorted({r[1] for r in rects} | {r[1] + r[3] for r in rects})
-    slabs: list[tuple[Fraction, Fraction, list[tuple[Fraction, Fraction]]]] = []
-    for y0, y1 in itertools.pairwise(ys):
-        spans = sorted((r[0], r[0] + r[2]) for r in rects if r[1] <= y0 and r[1] + r[3] >= y1)
-        merged: list[tuple[Fraction, Fraction]] = []
-        for a, b in spans:
-            if merged and merged[-1][1] >= a:
-                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-            else:
-                merged.append((a, b))
-        if not merged:
-            continue
-        if slabs and slabs[-1][1] == y0 and slabs[-1][2] == merged:
-            slabs[-1] = (slabs[-1][0], y1, merged)
-        else:
-            slabs.append((y0, y1, merged))
-    out = [(a, y0, b - a, y1 - y0) for y0, y1, merged in slabs for a, b in merged]
-    out.sort(key=lambda r: (r[1], r[0]))
-    return tuple(out)
+    return tuple(_slabs(rects))
 
 
 def slab_form_scaled(rects: list[Rect]) -> list[Rect]:
     """:func:`slab_form` on scaled integer rectangles (the same cuts, no fractions)."""
+    return _slabs(rects)
+
+
+def _slabs(rects: Sequence[tuple[Num, Num, Num, Num]]) -> list[tuple[Num, Num, Num, Num]]:
+    """The slab form of :func:`slab_form`, for exact or scaled integer rectangles alike."""
     ys = sorted({r[1] for r in rects} | {r[1] + r[3] for r in rects})
-    slabs: list[tuple[int, int, list[tuple[int, int]]]] = []
+    slabs: list[tuple[Num, Num, list[tuple[Num, Num]]]] = []
     for y0, y1 in itertools.pairwise(ys):
         spans = sorted((r[0], r[0] + r[2]) for r in rects if r[1] <= y0 and r[1] + r[3] >= y1)
-        merged: list[tuple[int, int]] = []
+        merged: list[tuple[Num, Num]] = []
         for a, b in spans:
             if merged and merged[-1][1] >= a:
                 merged[-1] = (merged[-1][0], max(merged[-1][1], b))
