@@ -61,6 +61,15 @@ class JournalError(ValueError):
     """A journal that cannot be used; the message names the file and the problem."""
 
 
+def write_private(path: str | os.PathLike[str], text: str, *, exclusive: bool) -> None:
+    """Write ``text`` to a file readable by its owner only (FILE_MODE, 0600);
+    ``exclusive``: refuse (FileExistsError) to replace a file already there."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
+    fd = os.open(path, flags, FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     """Where games are kept: ``override``, else ``$RAINDROP_DATA_DIR``, else the
     user's data directory (``platformdirs.user_data_dir("raindrop")``)."""

@@ -27,6 +27,7 @@ from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
 from companion.journal import Journal, JournalError, games_dir, new_game
 from companion.notation import write_pgn
+from companion.records import write_private
 from companion.rules import (
     EXPLANATIONS,
     HouseRules,
@@ -190,14 +191,6 @@ def check_board_option(spec: str | None) -> None:
     if name not in known:
         raise CommandError(f"unknown board {name!r}; known boards: "
                            f"{', '.join(sorted(known))}, or none (typed moves only)")
-
-
-def _write_private(path: Path, text: str, *, exclusive: bool) -> None:
-    """Write ``text`` to a file readable by its owner only (0600)."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
-    fd = os.open(path, flags, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
 
 
 # ----------------------------------------------------------------------
@@ -554,12 +547,12 @@ class TerminalSession:
                 path = games_dir() / f"game{suffix}"
             path.parent.mkdir(parents=True, exist_ok=True)
             temp = path.with_name(path.name + ".tmp")
-            _write_private(temp, text, exclusive=False)
+            write_private(temp, text, exclusive=False)
             os.replace(temp, path)
         else:
             path = Path(target).expanduser()
             try:
-                _write_private(path, text, exclusive=True)
+                write_private(path, text, exclusive=True)
             except FileExistsError:
                 raise ValueError(f"{path} exists already; nothing was written (give a new "
                                  f"file name)") from None

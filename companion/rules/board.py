@@ -268,6 +268,7 @@ class RaindropBoard(chess.Board):
             probe._blue = fields.blue
             probe._pending = fields.pending
             probe._check_pending()
+        _check_jokers(fields.decks, fields.turn, fields.pending, self.rules)
         self._set_board_fen(fields.placement)
         self.turn = fields.turn
         self.castling_rights = chess.BB_EMPTY
@@ -1086,7 +1087,8 @@ class RaindropBoard(chess.Board):
 def _rules_shown_by(rfen: str | None) -> HouseRules:
     """The house rules for a board made without any (as ``chess.pgn`` makes one from
     the ``FEN`` header): the defaults, except where the RFEN itself shows another
-    rule (L/D cards: ``coloured_bishop_cards``; ``+``: ``failed_rescue=return``).
+    rule (L/D cards: ``coloured_bishop_cards``; ``+``: ``failed_rescue=return``;
+    jokers: ``jokers_per_deck``, the most either side still holds).
     Given rules are always checked strictly."""
     if not isinstance(rfen, str):
         return HouseRules()
@@ -1094,7 +1096,8 @@ def _rules_shown_by(rfen: str | None) -> HouseRules:
     cards = fields[0].partition("[")[2] if fields else ""
     pending = fields[3] if len(fields) > 3 else "-"
     coloured = any(letter in "LDld" for letter in cards + pending)
-    return HouseRules(coloured_bishop_cards=coloured,
+    jokers = max((cards + pending).count("J"), (cards + pending).count("j"))
+    return HouseRules(coloured_bishop_cards=coloured, jokers_per_deck=min(jokers, 2),
                       failed_rescue="return" if pending == "+" else "lose")
 
 
@@ -1109,6 +1112,18 @@ def _with_deck(decks: tuple[Counts, Counts], color: chess.Color, kind: int,
     if color == chess.WHITE:
         return (decks[chess.BLACK], counts_add(decks[chess.WHITE], kind, delta))
     return (counts_add(decks[chess.BLACK], kind, delta), decks[chess.WHITE])
+
+
+def _check_jokers(decks: tuple[Counts, Counts], turn: chess.Color, pending: int,
+                  rules: HouseRules) -> None:
+    """R1: a side holds (in its deck, or pending) no more jokers than the house rule
+    ``jokers_per_deck`` shuffled into its deck; a flipped joker leaves the game."""
+    for color in chess.COLORS:
+        held = decks[color][JOKER] + (1 if pending == JOKER and color == turn else 0)
+        if held > rules.jokers_per_deck:
+            raise RfenError("cards", f"{chess.COLOR_NAMES[color]} holds {held} joker(s), "
+                                     f"more than jokers_per_deck={rules.jokers_per_deck} "
+                                     f"puts in a deck (R1)")
 
 
 def _validate(board: chess.Board, decks: tuple[Counts, Counts], blue: tuple[Counts, Counts],

@@ -27,6 +27,19 @@ MIDGAME = "r3k3/pp3ppp/2n5/8/3P4/2N2B2/PP3PPP/R3K3[QRBNPPqrbbnp] w QRBNqrbn - 0 
 # RFEN errors name the field
 
 
+def test_jokers_are_checked_against_the_house_rule() -> None:
+    one = HouseRules(jokers_per_deck=1)
+    assert RaindropBoard("8/8/8/8/8/8/8/8[KJkj] w - - 0 1", rules=one).deck_count("J") == 1
+    with pytest.raises(RfenError, match="black holds 2 joker"):
+        RaindropBoard("8/8/8/8/8/8/8/8[KJkjj] w - - 0 1", rules=one)
+    # A pending remove-piece joker counts as held.
+    remove = HouseRules(jokers_per_deck=1, joker_effect="remove_piece")
+    with pytest.raises(RfenError, match="white holds 2 joker"):
+        RaindropBoard("k6r/8/8/8/8/8/8/K7[J] w - J 0 1", rules=remove)
+    # Without rules, the board takes jokers_per_deck from the RFEN itself.
+    assert RaindropBoard("8/8/8/8/8/8/8/8[KJJk] w - - 0 1").rules.jokers_per_deck == 2
+
+
 @pytest.mark.parametrize(("rfen", "field", "words"), [
     ("", "string", "empty"),
     ("8/8/8/8/8/8/8/8[Kk] w - -", "string", None),  # four fields are allowed: see below
@@ -54,6 +67,8 @@ MIDGAME = "r3k3/pp3ppp/2n5/8/3P4/2N2B2/PP3PPP/R3K3[QRBNPPqrbbnp] w QRBNqrbn - 0 
     ("4k3/8/8/8/8/8/8/4K~3[] w - - 0 1", "placement", "the king on e1 is marked blue"),
     ("8/8/8/8/8/8/8/8[KLk] w - - 0 1", "cards", "only under coloured_bishop_cards=true"),
     ("8/8/8/8/8/8/8/8[Kk] w - L 0 1", "pending", "only under coloured_bishop_cards=true"),
+    ("8/8/8/8/8/8/8/8[KJk] w - - 0 1", "cards", "white holds 1 joker(s), more than "
+                                                "jokers_per_deck=0"),
     ("8/8/8/8/8/8/8/8[] w - - -1 1", "halfmove", "at least 0"),
     ("8/8/8/8/8/8/8/8[] w - - x 1", "halfmove", "number"),
     ("8/8/8/8/8/8/8/8[] w - - 0 0", "fullmove", "at least 1"),

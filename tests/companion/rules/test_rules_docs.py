@@ -26,7 +26,8 @@ def test_the_doc_has_rfen_examples() -> None:
 @pytest.mark.parametrize("rfen", doc_rfens())
 def test_every_rfen_in_the_doc_is_valid_and_written_back_alike(rfen: str) -> None:
     cards = rfen.split("[")[1].split("]")[0]
-    rules = HouseRules(jokers_per_deck=2 if "J" in cards.upper() else 0,
+    held = cards + rfen.split()[3]
+    rules = HouseRules(jokers_per_deck=2 if "J" in held.upper() else 0,
                        coloured_bishop_cards="L" in cards.upper(),
                        failed_rescue="return" if " + " in rfen else "lose",
                        joker_effect="remove_piece" if rfen.split()[3] in "Jj" else "extra_turn")
