@@ -117,6 +117,7 @@ def write_record(session: GameSession, *, tags: Mapping[str, str] | None = None)
         name = session.names.get(player)
         if name:
             values[player.capitalize()] = name
+    values.update(seating_tags(session))
     values.update(tags or {})
     result: Result | None = session.result
     values["Result"] = result.text if result is not None else "*"
@@ -128,6 +129,30 @@ def write_record(session: GameSession, *, tags: Mapping[str, str] | None = None)
     head = "\n".join(f'[{key} "{_escape(values[key])}"]' for key in order)
     body = "\n".join(_action_lines(session))
     return head + "\n\n" + body + ("\n" if body else "")
+
+
+def seating_tags(session: GameSession) -> dict[str, str]:
+    """Who plays which side where the players settle it in the game (Rumbo: the proposer
+    names the komi, the chooser then picks a side): ``Komi`` and ``Seating``
+    (``chooser=vertical proposer=horizontal``). Empty for other games and until the
+    side is chosen."""
+    seating = getattr(session.rules, "seating", None)
+    if seating is None:
+        return {}
+    tags: dict[str, str] = {}
+    for kind, text, _player in session.record:
+        if kind != "turn":
+            continue
+        key, sep, value = text.partition("=")
+        if sep and key.strip().lower() == "komi":
+            tags["Komi"] = value.strip()
+        elif sep and key.strip().lower() == "side":
+            try:
+                roles = seating(text)
+            except (IllegalTurn, ValueError):
+                continue
+            tags["Seating"] = " ".join(f"{role}={side}" for role, side in sorted(roles.items()))
+    return tags if "Seating" in tags else {}
 
 
 def read_record(text: str) -> GameRecord:
@@ -183,7 +208,8 @@ def read_record(text: str) -> GameRecord:
 
 
 def _replay(session: GameSession, side: str, action: str) -> None:
-    session.opponent(side)  # a side of this game?
+    if side != session.to_move:  # a role to move (Rumbo's proposer, chooser) is one too
+        session.opponent(side)  # a side of this game?
     words = action.split()
     if words == ["resigns"]:
         session.resign(side)
@@ -211,6 +237,11 @@ def _check_side(session: GameSession, side: str) -> None:
 
 
 def _check_tags(tags: Mapping[str, str], session: GameSession) -> None:
+    replayed_seating = seating_tags(session)
+    for key in ("Komi", "Seating"):
+        if key in tags and tags[key] != replayed_seating.get(key):
+            raise RecordError(f"[{key}] says {tags[key]!r} but the actions give "
+                              f"{replayed_seating.get(key, 'none')!r}")
     final = tags.get("Final")
     if final is not None:
         try:

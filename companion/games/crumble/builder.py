@@ -32,6 +32,8 @@ class _Swap:
     swapped: bool
     winner: int | None
     captured: bool
+    path: tuple[int, ...] = ()
+    """The swapping piece after each step so far, from the start piece (empty before)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,15 @@ class CrumbleBuilder:
         if s is None or not s.swapped:
             return None
         return piece_name(s.work.rects[s.cur], s.work.scale)
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The swap path so far as cells (``x,y,w,h``): the start piece, then the swapping
+        piece after each swap step (it may go back and forth); empty before a swap step."""
+        s = self.swap_state
+        if s is None:
+            return ()
+        return tuple(rect_text(s.work.rects[i], s.work.scale) for i in s.path)
 
     @property
     def winner(self) -> str | None:
@@ -146,7 +157,9 @@ class CrumbleBuilder:
             note += f"; {SIDE_NAME[winner].capitalize()} wins"
         elif captured:
             note += "; the swapping piece is captured, the turn ends"
-        return Step(text, changes, note), _Swap(work, bytes(colours), dst, True, winner, captured)
+        path = (*(s.path or (cur,)), dst)
+        return Step(text, changes, note), _Swap(work, bytes(colours), dst, True, winner, captured,
+                                                path)
 
     def add(self, step: Step | str) -> Self:
         text = " ".join((step if isinstance(step, str) else step.text).split())

@@ -87,3 +87,14 @@ def test_join_swap_needs_no_start_piece() -> None:
     joined = RULES.builder(pos).add("+b5")
     assert [s.text for s in joined.next_steps()] == [">N", ">E", ">S"]  # a5 is cut: no W
     assert joined.add("N").turn() == joined.add(">N").turn() == "+b5 >N"
+
+
+def test_the_swap_path_follows_the_swapping_piece_back_and_forth() -> None:
+    builder = RULES.builder(RULES.start()).add("b5-")
+    assert builder.path == ()  # no swap step yet
+    up = builder.add("b5t>N")
+    assert up.path == ("1,9/2,1,1/2", "1,5,1,1")
+    back = up.add("S")  # back into the start piece
+    assert back.path == ("1,9/2,1,1/2", "1,5,1,1", "1,9/2,1,1/2")
+    assert back.path[-1] == "1,9/2,1,1/2" and back.turn() == "b5- b5t>NS"
+    assert set(back.path) <= set(back.position.cells())

@@ -147,3 +147,25 @@ def test_record_round_trip_and_errors() -> None:
         read_record("1. black a1\n")
     with pytest.raises(TypeError):
         read_record(None)  # type: ignore[arg-type]
+
+
+def test_rumbo_record_names_the_komi_and_who_plays_which_side() -> None:
+    rules = games.get("rumbo")
+    session = GameSession(rules, rules.start(size="4"))
+    assert "Seating" not in write_record(session)
+    session.play("komi=3")
+    assert "Seating" not in write_record(session)  # not settled yet
+    session.play("side=h")  # the chooser takes Horizontal (and the komi)
+    session.play("b@a1")
+    text = write_record(session)
+    assert '[Komi "3"]' in text
+    assert '[Seating "chooser=horizontal proposer=vertical"]' in text
+    record = read_record(text)
+    assert record.tags["Seating"] == "chooser=horizontal proposer=vertical"
+    assert record.session.turns == ["komi=3", "side=h", "b@a1"]
+    with pytest.raises(RecordError, match=r"\[Seating\] says .* but the actions give"):
+        read_record(text.replace("chooser=horizontal proposer=vertical",
+                                 "chooser=vertical proposer=horizontal"))
+    with pytest.raises(RecordError, match=r"\[Komi\] says '5'"):
+        read_record(text.replace('[Komi "3"]', '[Komi "5"]'))
+    assert "Seating" not in write_record(new())  # other games: no such tags
