@@ -56,12 +56,14 @@ class RaindropApp(App):  # type: ignore[misc]
         self.board = board
         self._settings: AppSettings | None = None
         self._sounds: Any = None
+        self._haptics: Any = None
         self.first_frame_at: float | None = None
         self.exit_problem: str | None = None
 
     @property
     def settings(self) -> AppSettings:
-        """The app's settings, read from their file on first use (not at start)."""
+        """The app's settings, read from their file on first use (at start, for the
+        text size)."""
         if self._settings is None:
             self._settings = AppSettings.load()
         return self._settings
@@ -75,6 +77,16 @@ class RaindropApp(App):  # type: ignore[misc]
             self._sounds = SoundBoard(muted=not self.settings.sound)
         return self._sounds
 
+    @property
+    def haptics(self) -> Any:
+        """The table's haptic feedback (the vibrator looked up on first use), on or off
+        as the settings say."""
+        if self._haptics is None:
+            from ui.haptics import Haptics
+
+            self._haptics = Haptics(enabled=self.settings.haptics)
+        return self._haptics
+
     def apply_settings(self) -> None:
         """Show the settings on the screens that use them (after a change too)."""
         from ui import theme
@@ -82,13 +94,30 @@ class RaindropApp(App):  # type: ignore[misc]
         settings = self.settings
         theme.use_highlights(settings.highlights)
         theme.use_board(settings.board_colours)
+        self._apply_text_size()
+        from ui import pieces
+
+        try:
+            pieces.use_piece_set(settings.pieces)
+        except ValueError as error:
+            LOGGER.warning("ignoring the piece set setting: %s", error)
         if self._sounds is not None:
             self._sounds.muted = not settings.sound
+        if self._haptics is not None:
+            self._haptics.enabled = settings.haptics
         if self.root.has_screen("game"):
             screen = self.screen("game")
             screen.face_to_face = settings.face_to_face
             screen.white_at_bottom = settings.white_at_bottom
             screen.ids.board.redraw()
+
+    def _apply_text_size(self) -> None:
+        from ui import theme
+
+        try:
+            theme.use_text_size(self.settings.text_size)
+        except ValueError as error:
+            LOGGER.warning("ignoring the text size setting: %s", error)
 
     @settings.setter
     def settings(self, value: AppSettings) -> None:
@@ -97,6 +126,7 @@ class RaindropApp(App):  # type: ignore[misc]
     # Building -------------------------------------------------------------
 
     def build(self) -> ScreenManager:
+        self._apply_text_size()  # before the first screen (a small JSON file is read)
         manager = ScreenManager(transition=NoTransition())
         self.root = manager
         self.screen("home")
@@ -318,10 +348,12 @@ class RaindropApp(App):  # type: ignore[misc]
                 LOGGER.warning("board %s unavailable: %s", board, error)
                 self.message = f"Board {board!r} not available: {error}"
         try:
-            session = GameSession(game, link=link, names=self.names(), sounds=self.sounds)
+            session = GameSession(game, link=link, names=self.names(), sounds=self.sounds,
+                                  haptics=self.haptics)
         except SensingUnavailableError as error:
             self.message = str(error)
-            session = GameSession(game, names=self.names(), sounds=self.sounds)
+            session = GameSession(game, names=self.names(), sounds=self.sounds,
+                                  haptics=self.haptics)
         session.bind(over=self._on_over)
         self.session = session
         self.session_board = board
@@ -375,10 +407,21 @@ class RaindropApp(App):  # type: ignore[misc]
         if self.session is None:
             screen.export_text = "No game to export"
             return None
+        from companion.records import write_private
+
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = paths.export_dir() / f"raindropchess-{stamp}.pgn"
+        text = self.session.game.pgn()
         try:
-            path.write_text(self.session.game.pgn(), encoding="utf-8")
+            for number in range(1, 100):
+                suffix = "" if number == 1 else f"-{number}"
+                path = paths.export_dir() / f"raindropchess-{stamp}{suffix}.pgn"
+                try:
+                    write_private(path, text, exclusive=True)   # owner only, as the journals
+                    break
+                except FileExistsError:
+                    continue
+            else:
+                raise OSError(f"too many exports named raindropchess-{stamp}")
         except OSError as error:
             screen.export_ok = False
             screen.export_text = f"Could not save the PGN: {error}"

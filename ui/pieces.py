@@ -1,8 +1,15 @@
-"""Chess pieces from the Cburnett vector set (``ui/assets/pieces/cburnett``, BSD licence,
-credited in its README), rendered to textures: ``ui/assets/pieces/render.py`` turns each
-SVG into a 160-pixel PNG (and a recoloured one for the blue, promoted pieces: White's
-light blue with a navy outline, Black's deep blue with a black outline), and the app
-draws them with mipmaps so they stay smooth at every square size. Also plain glyph
+"""Chess pieces, rendered to textures by ``ui/assets/pieces/render.py``, in two sets
+(the settings' choice, :func:`use_piece_set`):
+
+- ``cburnett``: the Cburnett vector set (``ui/assets/pieces/cburnett``, BSD licence,
+  credited in its README), each SVG turned into a 160-pixel PNG (and a recoloured one
+  for the blue, promoted pieces: White's light blue with a navy outline, Black's deep
+  blue with light details);
+- ``dejavu``: the Unicode chess glyphs of DejaVu Sans (``ui/assets/pieces/dejavu``,
+  the DejaVu fonts' free licence, credited in its README), filled white, black and
+  the same blues.
+
+The app draws them smoothed so they stay clear at every square size. Also plain glyph
 textures for short texts drawn on a canvas.
 """
 
@@ -17,9 +24,11 @@ from typing import TYPE_CHECKING
 import kivy
 from kivy.core.image import Image as CoreImage
 from kivy.core.text import Label as CoreLabel
+from kivy.event import EventDispatcher
 from kivy.graphics import Color, Rectangle
 from kivy.graphics.instructions import InstructionGroup
 from kivy.graphics.texture import Texture
+from kivy.properties import StringProperty
 
 if TYPE_CHECKING:
     import chess
@@ -28,6 +37,16 @@ LOGGER = logging.getLogger(__name__)
 
 FONT = os.path.join(os.path.dirname(kivy.__file__), "data", "fonts", "DejaVuSans.ttf")
 PIECE_DIR = Path(__file__).parent / "assets" / "pieces" / "png"
+PIECE_SETS = {"cburnett": PIECE_DIR, "dejavu": PIECE_DIR.parent / "dejavu"}
+
+
+class _PieceSet(EventDispatcher):  # type: ignore[misc]
+    """The piece set in use; widgets that draw pieces bind to ``name`` to redraw."""
+
+    name = StringProperty("cburnett")
+
+
+PIECE_SET = _PieceSet()
 
 # python-chess piece types (chess.PAWN == 1 ... chess.KING == 6), without importing
 # python-chess at start (its attack tables take a moment to build).
@@ -44,16 +63,33 @@ def glyph_texture(glyph: str, size: int) -> Texture:
     return texture
 
 
-def piece_path(piece_type: int, color: bool, blue: bool) -> Path:
-    """The PNG of one piece (``color``: True for White)."""
+def use_piece_set(name: str) -> None:
+    """Draw the pieces from now on from the set called ``name`` (``PIECE_SETS``)."""
+    if name not in PIECE_SETS:
+        raise ValueError(f"no piece set {name!r} (known: {', '.join(PIECE_SETS)})")
+    PIECE_SET.name = name
+
+
+def piece_set() -> str:
+    return str(PIECE_SET.name)
+
+
+def piece_path(piece_type: int, color: bool, blue: bool, name: str | None = None) -> Path:
+    """The PNG of one piece (``color``: True for White) in the set ``name`` (default:
+    the one in use)."""
     side = "white" if color else "black"
-    return PIECE_DIR / f"{side}-{NAMES[piece_type]}{'-blue' if blue else ''}.png"
+    folder = PIECE_SETS[name or PIECE_SET.name]
+    return folder / f"{side}-{NAMES[piece_type]}{'-blue' if blue else ''}.png"
 
 
-@functools.lru_cache(maxsize=24)
 def piece_texture(piece_type: int, color: bool, blue: bool) -> Texture:
-    """One piece's texture (loaded once, with mipmaps for smooth small sizes)."""
-    texture: Texture = CoreImage(str(piece_path(piece_type, color, blue)), mipmap=False).texture
+    """One piece's texture in the set in use (each file loaded once)."""
+    return _texture(piece_path(piece_type, color, blue))
+
+
+@functools.lru_cache(maxsize=48)
+def _texture(path: Path) -> Texture:
+    texture: Texture = CoreImage(str(path), mipmap=False).texture
     texture.mag_filter = "linear"
     texture.min_filter = "linear"
     return texture

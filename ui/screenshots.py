@@ -142,6 +142,19 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
     app.screen("game").close_sheets()
     yield 2
 
+    # The settings' largest text and the Simple pieces (DejaVu Sans glyphs), on the demo.
+    app.settings.text_size = "larger"
+    app.settings.pieces = "dejavu"
+    app.start_game(NewGame(board="sim"), game=demo_game())
+    yield 3
+    yield from run_script(DEMO_SCRIPT)
+    yield 6
+    shot("game-larger-text")
+    app.settings.text_size = "normal"
+    app.settings.pieces = "cburnett"
+    app.apply_settings()
+    yield 2
+
     # A camera board (the synthetic demo scene through vision's reader): the picture with
     # the grid it found, beside the game.
     from ui.camera_feed import DemoCapture

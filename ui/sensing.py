@@ -93,6 +93,9 @@ class _OnUiThread:
         self.source.stop()
 
 
+OnUiThread = _OnUiThread
+"""The same wrapper for other sources' callbacks (the games' camera, ui.games.sensing)."""
+
 CAMERA_INTERVAL = 0.25  # seconds between camera preview updates in the game screen
 
 

@@ -16,6 +16,7 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ObjectProperty
 
+from ui.haptics import Haptics
 from ui.sensing import SensedView, SensingLink
 from ui.sound import SoundBoard, event_sound
 from ui.table import GameLike, Table, TableView
@@ -35,10 +36,11 @@ class GameSession(EventDispatcher):  # type: ignore[misc]
 
     def __init__(self, game: GameLike, *, link: SensingLink | None = None,
                  names: tuple[str, str] = ("White", "Black"), sounds: SoundBoard | None = None,
-                 **kwargs: Any) -> None:
+                 haptics: Haptics | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game = game
         self.sounds = sounds
+        self.haptics = haptics
         self._heard: list[str] = []
         self._sound_trigger = Clock.create_trigger(self._play_sound, -1)
         self._unsubscribe_sounds = game.subscribe(self._on_game_event)
@@ -74,22 +76,31 @@ class GameSession(EventDispatcher):  # type: ignore[misc]
 
     def _on_game_event(self, event: object) -> None:
         name = event_sound(event)
-        if name is not None and self.sounds is not None:
+        if name is not None and (self.sounds is not None or self.haptics is not None):
             self._heard.append(name)
             self._sound_trigger()
 
     def _play_sound(self, *_: Any) -> None:
+        """One sound and one buzz for an action's events: the one that matters most."""
         heard, self._heard = self._heard, []
         if self.sounds is not None:
             self.sounds.play_first(heard)
+        if self.haptics is not None:
+            self.haptics.buzz_first(heard)
+
+    def _felt_refusal(self) -> None:
+        if self.table.refused and self.haptics is not None:
+            self.haptics.buzz("illegal")
 
     # Input (delegated to the table) ---------------------------------------
 
     def tap(self, square: chess.Square) -> None:
         self.table.tap(square)
+        self._felt_refusal()
 
     def flip(self, color: chess.Color) -> None:
         self.table.flip(color)
+        self._felt_refusal()
 
     def choose_promotion(self, piece_type: chess.PieceType) -> None:
         self.table.choose_promotion(piece_type)

@@ -22,8 +22,11 @@ class AppSettings:
     face_to_face: bool = True   # Black's panel turned towards the far side of the table
     white_at_bottom: bool = True  # the board as White sees it (False: as Black sees it)
     sound: bool = True
+    haptics: bool = True          # a short buzz for the same events, where there is a vibrator
     highlights: str = "standard"  # or "colour-blind": blue and orange marks, no red/green
     board_colours: str = "wood"   # or "slate"
+    text_size: str = "normal"     # or "large", "larger" (ui.theme.TEXT_SIZES)
+    pieces: str = "cburnett"      # or "dejavu" (ui.pieces.PIECE_SETS)
 
     @classmethod
     def load(cls, path: Path | None = None) -> AppSettings:

@@ -1,4 +1,5 @@
-"""The table's sounds: a card flip, a piece put down, a capture, check, the end.
+"""The table's sounds: a card flip, a piece put down, a capture, check, the end, and a
+refused touch (the abstract games' "illegal").
 
 The sounds are made here, not shipped: each is a few tones with a short envelope,
 written once as a small WAV file (16-bit mono, 22 kHz, under 20 kB) into the data
@@ -19,7 +20,7 @@ from typing import Any
 LOGGER = logging.getLogger(__name__)
 
 RATE = 22050
-PRIORITY = ("end", "check", "capture", "move", "flip")
+PRIORITY = ("end", "check", "capture", "move", "flip", "illegal")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +43,7 @@ SOUNDS: dict[str, tuple[Tone, ...]] = {
     "check": (Tone(880, 0.0, 0.12, 0.5, 14.0), Tone(1175, 0.12, 0.18, 0.5, 12.0)),
     "end": (Tone(523, 0.0, 0.2, 0.45, 6.0), Tone(659, 0.15, 0.2, 0.45, 6.0),
             Tone(784, 0.3, 0.45, 0.5, 4.0)),
+    "illegal": (Tone(140, 0.0, 0.16, 0.45, 10.0), Tone(0, 0.0, 0.05, 0.15, 50.0)),
 }
 
 

@@ -418,6 +418,11 @@ class Table:
     def close(self) -> None:
         self._unsubscribe()
 
+    @property
+    def refused(self) -> str:
+        """Why the last tap or flip was refused ('' when it was not)."""
+        return self._hint
+
     # ------------------------------------------------------------------
     # Input
 

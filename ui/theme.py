@@ -130,3 +130,23 @@ def use_board(name: str) -> None:
     if name not in BOARDS:
         raise ValueError(f"no board colours {name!r} (known: {', '.join(BOARDS)})")
     globals().update(BOARDS[name])
+
+
+# Text sizes: every size in sp (the .kv rules' "15sp", ``kivy.metrics.sp``) is scaled by
+# Kivy's font scale, so this is the one place that makes all text larger. The device's
+# own font scale (Android's text size setting) is kept and multiplied.
+TEXT_SIZES: dict[str, float] = {"normal": 1.0, "large": 1.15, "larger": 1.3}
+_system_fontscale: list[float] = []
+
+
+def use_text_size(name: str) -> None:
+    """Scale every text of the app (sizes in sp follow at once)."""
+    if name not in TEXT_SIZES:
+        raise ValueError(f"no text size {name!r} (known: {', '.join(TEXT_SIZES)})")
+    from kivy.metrics import Metrics
+
+    if not _system_fontscale:
+        _system_fontscale.append(float(Metrics.fontscale))
+    scale = _system_fontscale[0] * TEXT_SIZES[name]
+    if abs(Metrics.fontscale - scale) > 1e-9:
+        Metrics.fontscale = scale

@@ -1,7 +1,7 @@
 """Checks on what a screen shows, by walking its widget tree: everything inside the
 screen (or popup), touch targets of at least 48 dp, none overlapping another, every
 text at least 14 sp and inside its widget (no clipping, no word cut in two, nothing
-shortened with an ellipsis)."""
+shortened with an ellipsis), a board's coordinates too."""
 
 from __future__ import annotations
 
@@ -63,6 +63,8 @@ def problems(root: Any, *, min_sp: float = 14) -> list[str]:
             targets.append((widget, rect))
         if isinstance(widget, Label) and widget.text.strip():
             found.extend(f"{name}: {issue}" for issue in text_issues(widget, min_sp))
+        if hasattr(widget, "coordinate_labels"):
+            found.extend(f"{name}: {issue}" for issue in coordinate_issues(widget, min_sp))
     for index, (first, a) in enumerate(targets):
         for second, b in targets[index + 1:]:
             overlap_w = min(a[2], b[2]) - max(a[0], b[0])
@@ -96,6 +98,27 @@ def text_issues(label: Label, min_sp: float) -> list[str]:
                 if CoreLabel(text=line, **core_args).get_extents(line)[0] > width + 0.5:
                     issues.append(f"{line!r} is shortened")
     return issues
+
+
+def coordinate_issues(board: Any, min_sp: float) -> list[str]:
+    """A board's file and rank labels: at least ``min_sp``, inside the board widget."""
+    issues = []
+    x0, y0, x1, y1 = window_rect(board)
+    for text, size, (x, y, width, height) in board.coordinate_labels():
+        if size < sp(min_sp) - 0.1:
+            issues.append(f"coordinate {text!r}: font {size / sp(1):.0f} sp, under "
+                          f"{min_sp:g} sp")
+        lx0, ly0, lx1, ly1 = window_rect_of(board, (x, y, x + width, y + height))
+        if lx0 < x0 - 1 or ly0 < y0 - 1 or lx1 > x1 + 1 or ly1 > y1 + 1:
+            issues.append(f"coordinate {text!r} reaches outside the board widget")
+    return issues
+
+
+def window_rect_of(widget: Any, rect: Rect) -> Rect:
+    """``rect`` (in ``widget``'s parent coordinates) in window coordinates."""
+    ax, ay = widget.to_window(rect[0], rect[1])
+    bx, by = widget.to_window(rect[2], rect[3])
+    return (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
 
 
 def _strip_markup(text: str) -> str:

@@ -1,6 +1,7 @@
 """Every screen at every size from a 412x800 phone to a 1920x1200 tablet: touch targets
 of at least 48 dp that do not overlap, and texts of at least 14 sp that fit their
-widgets, checked by walking the widget tree (tests/ui/layout_check.py)."""
+widgets, checked by walking the widget tree (tests/ui/layout_check.py), at the normal
+text size and at the largest."""
 
 from __future__ import annotations
 
@@ -48,9 +49,25 @@ def _modal(driver: Driver) -> Any:
 
 @pytest.mark.parametrize("sized", SIZES, indirect=True, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_screen_fits_touch_and_text_rules(sized: Driver) -> None:
+    every_screen(sized)
+
+
+@pytest.mark.parametrize("sized", SIZES, indirect=True, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen_fits_at_the_largest_text_size(sized: Driver) -> None:
+    """The settings' largest text (every sp size x 1.3): texts still at least 14 sp
+    (of the larger sp), unclipped, the touch targets unchanged."""
+    from kivy.metrics import sp
+
+    app = sized.app
+    app.settings.text_size = "larger"
+    app.apply_settings()
+    assert sp(10) == pytest.approx(13.0)
+    every_screen(sized)
+
+
+def every_screen(driver: Driver) -> None:
     from ui.demo import DEMO_DECKS, DEMO_SCRIPT
 
-    driver = sized
     app = driver.app
     check(driver, app.screen("home"), "home")
     app.show("new_game")

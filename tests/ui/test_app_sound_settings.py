@@ -19,7 +19,8 @@ def test_sounds_are_small_wav_files_made_the_same_every_time(tmp_path: Path) -> 
 
     files = ensure_sounds(tmp_path / "a")
     again = ensure_sounds(tmp_path / "b")
-    assert sorted(files) == sorted(SOUNDS) == ["capture", "check", "end", "flip", "move"]
+    assert sorted(files) == sorted(SOUNDS) == ["capture", "check", "end", "flip",
+                                                   "illegal", "move"]
     for name, path in files.items():
         assert path.stat().st_size < 40_000
         with wave.open(str(path)) as sound:

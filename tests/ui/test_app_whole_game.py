@@ -4,11 +4,13 @@ game-over screen with its reasons, review, and an undo refused after the mate.""
 
 from __future__ import annotations
 
+import stat
 from typing import TYPE_CHECKING
 
 import chess
 
 from companion.rules import Termination
+from ui import paths
 
 if TYPE_CHECKING:
     from app_driver import Driver
@@ -60,6 +62,16 @@ def test_a_whole_game_by_touch_on_the_simulated_board(driver: Driver) -> None:
                for t in shown) == 4
     assert "1.\u00a0K@f6\u00a0K@h8" in over.ids.moves.text
     final = game.rfen()
+
+    # Export: the PGN, readable by its owner only (as the journals); a second export in
+    # the same second gets its own file.
+    driver.tap(over.ids.export)
+    driver.tap(over.ids.export)
+    exported = sorted(paths.export_dir().glob("raindropchess-*.pgn"))
+    assert len(exported) == 2 and over.export_ok
+    for path in exported:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert "Q@g7#" in path.read_text(encoding="utf-8")
 
     # Review steps through the game on the board and changes nothing.
     driver.tap(over.ids.review)

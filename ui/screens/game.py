@@ -176,16 +176,22 @@ class GameScreen(Screen):
         self.verdict_view.open(animation=False)
         return self.verdict_view
 
-    def sheet_rect(self) -> list[float]:
+    def sheet_rect(self, *, over_board: bool = False) -> list[float]:
         """Where a sheet goes so the board stays in view: over the column beside the
-        board (landscape) or over White's panel and the toolbar (portrait)."""
+        board (landscape) or over White's panel and the toolbar (portrait; with
+        ``over_board``, over the board too, for a sheet that shows a board)."""
         if self.landscape:
             x = self.white_rect[0]
             return [x, self.white_rect[1], self.width - x - dp(8),
                     self.black_rect[1] + self.black_rect[3] - self.white_rect[1]]
-        top = self.board_rect[1] - dp(8)
+        top = self.board_rect[1] + (self.board_rect[3] if over_board else -dp(8))
         return [self.white_rect[0], self.white_rect[1], self.white_rect[2],
                 top - self.white_rect[1]]
+
+    def _faces_black(self) -> bool:
+        """Whether a sheet opens turned towards Black: face to face, with Black to move."""
+        game = self.session.game if self.session is not None else None
+        return bool(self.face_to_face and game is not None and game.turn == chess.BLACK)
 
     def open_review(self, index: int | None = None) -> ReviewSheet | None:
         """Step through the game's positions on the board; the game is not changed."""
@@ -193,7 +199,8 @@ class GameScreen(Screen):
             return None
         frames = review_frames(self.session.game)
         self.close_sheets()
-        sheet = ReviewSheet(frames=list(frames), rect=self.sheet_rect())
+        sheet = ReviewSheet(frames=list(frames), rect=self.sheet_rect(),
+                            face_to_face=self.face_to_face, turned=self._faces_black())
         sheet.bind(frame=lambda _s, frame: setattr(self, "frame", frame),
                    on_dismiss=lambda *_: self._review_closed())
         sheet.index = len(frames) - 1 if index is None else index
@@ -212,8 +219,10 @@ class GameScreen(Screen):
         if self.sensed is None:
             return None
         self.close_sheets()
-        sheet = SensedSheet(screen=self, rect=self.sheet_rect(), sensed=self.sensed,
-                            board_problem=self.board_problem)
+        sheet = SensedSheet(screen=self, rect=self.sheet_rect(over_board=True),
+                            sensed=self.sensed, board_problem=self.board_problem,
+                            face_to_face=self.face_to_face, turned=self._faces_black(),
+                            white_at_bottom=self.white_at_bottom)
         self.bind(sensed=sheet.setter("sensed"), board_problem=sheet.setter("board_problem"))
         sheet.bind(on_dismiss=lambda *_: self._sensed_closed(sheet))
         self.sensed_sheet = sheet

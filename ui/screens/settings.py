@@ -19,6 +19,12 @@ from ui.settings import AppSettings
 LOGGER = logging.getLogger(__name__)
 
 
+CHOICES = ("face_to_face", "white_at_bottom", "sound", "haptics", "highlights",
+           "board_colours", "text_size", "pieces")
+"""The settings the screen's controls choose (names of AppSettings fields and of
+the screen's own properties alike)."""
+
+
 class SettingsScreen(Screen):
     """Edits an :class:`ui.settings.AppSettings`; ``save`` writes it."""
 
@@ -26,22 +32,24 @@ class SettingsScreen(Screen):
     face_to_face = BooleanProperty(True)
     white_at_bottom = BooleanProperty(True)
     sound = BooleanProperty(True)
+    haptics = BooleanProperty(True)
     highlights = StringProperty("standard")
     board_colours = StringProperty("wood")
+    text_size = StringProperty("normal")
+    pieces = StringProperty("cburnett")
     saved_text = StringProperty("")
     data_text = StringProperty("")
 
     def on_settings(self, _screen: object, settings: AppSettings | None) -> None:
         if settings is not None:
-            self.face_to_face = settings.face_to_face
-            self.white_at_bottom = settings.white_at_bottom
-            self.sound = settings.sound
-            self.highlights = settings.highlights
-            self.board_colours = settings.board_colours
+            for name in CHOICES:
+                setattr(self, name, getattr(settings, name))
         self.data_text = (f"Games are journalled in {journal.games_dir()}\n"
                           f"PGN exports go to {paths.export_dir()}\n"
-                          "Chess pieces: the Cburnett set by Colin M. L. Burnett, under the "
-                          "BSD licence (ui/assets/pieces/cburnett/README.md).")
+                          "Chess pieces: Classic is the Cburnett set by Colin M. L. Burnett, "
+                          "under the BSD licence (ui/assets/pieces/cburnett/README.md); "
+                          "Simple is drawn from the DejaVu Sans font's chess symbols, under "
+                          "its free licence (ui/assets/pieces/dejavu/README.md).")
 
     def save(self, white: str, black: str) -> None:
         settings = self.settings
@@ -49,11 +57,8 @@ class SettingsScreen(Screen):
             return
         settings.white_name = white.strip() or "White"
         settings.black_name = black.strip() or "Black"
-        settings.face_to_face = self.face_to_face
-        settings.white_at_bottom = self.white_at_bottom
-        settings.sound = self.sound
-        settings.highlights = self.highlights
-        settings.board_colours = self.board_colours
+        for name in CHOICES:
+            setattr(settings, name, getattr(self, name))
         from kivy.app import App
 
         app = App.get_running_app()

@@ -13,8 +13,8 @@ import logging
 from typing import Any
 
 import chess
-from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -22,18 +22,21 @@ from kivy.properties import (
     ObjectProperty,
     OptionProperty,
 )
-from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.pieces import glyph_texture, piece_instructions
+from ui.widgets.drawing import PieceDrawing
 
 LOGGER = logging.getLogger(__name__)
 
 COORD_FONT = "Roboto"
+COORD_MIN_SP = 14     # the file and rank labels are never smaller (in the margin if need be)
+COORD_MIN_SQUARE = 1.6  # squares smaller than this many label sizes: no coordinates
+MARGIN_GAP = 4.0      # dp between the margin's labels and the board
 ANIMATION_SECONDS = 0.18  # a move slides, a placed piece grows in; 0: no animation
 
 
-class BoardView(Widget):
+class BoardView(PieceDrawing):
     """A square board drawn in the largest square that fits the widget."""
 
     pieces = ObjectProperty((), allownone=True)
@@ -52,16 +55,14 @@ class BoardView(Widget):
 
     __events__ = ("on_square",)
 
+    redraw_on = ("pos", "size", "pieces", "selected", "targets", "target_kind", "last_move",
+                 "check_square", "fix_squares", "markers", "white_at_bottom", "coordinates",
+                 "progress")
+
     def __init__(self, **kwargs: Any) -> None:
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        super().__init__(**kwargs)
-        for name in ("pos", "size", "pieces", "selected", "targets", "target_kind", "last_move",
-                     "check_square", "fix_squares", "markers", "white_at_bottom",
-                     "coordinates", "progress"):
-            self.fbind(name, self._redraw)
         self._moving: tuple[chess.Square, ...] = ()
+        super().__init__(**kwargs)
         self.fbind("last_move", self._animate)
-        self._redraw()
 
     def _animate(self, *_: Any) -> None:
         """Start the last move's animation: the piece slides from its square (a move)
@@ -87,9 +88,74 @@ class BoardView(Widget):
     # Geometry ----------------------------------------------------------
 
     def board_rect(self) -> tuple[float, float, float]:
-        """(x, y, side) of the drawn board."""
-        side = min(self.width, self.height)
-        return (self.x + (self.width - side) / 2, self.y + (self.height - side) / 2, side)
+        """(x, y, side) of the drawn squares: the largest square that fits, leaving a
+        margin left and below for the coordinates where they would be too small in
+        the squares' corners."""
+        left, bottom = self._margins()
+        side = max(0.0, min(self.width - left, self.height - bottom))
+        x = self.x + (self.width - side - left) / 2 + left
+        y = self.y + (self.height - side - bottom) / 2 + bottom
+        return (x, y, side)
+
+    def coordinate_font(self) -> tuple[float, bool]:
+        """(font size in pixels, whether in the margin) of the file and rank labels: a
+        fifth of a square in its corner, or at least ``COORD_MIN_SP`` in the margin."""
+        least = sp(COORD_MIN_SP)
+        cell = min(self.width, self.height) / 8
+        if cell * 0.2 >= least:
+            return cell * 0.2, False
+        return least, True
+
+    def shows_coordinates(self) -> bool:
+        """Whether the labels are drawn: asked for, and the squares not smaller than the
+        labels (a thumbnail board, e.g. a small sensed board, draws none)."""
+        if not self.coordinates or min(self.width, self.height) <= 0:
+            return False
+        size, margin = self.coordinate_font()
+        return not margin or min(self.width, self.height) / 8 >= size * COORD_MIN_SQUARE
+
+    def _margins(self) -> tuple[float, float]:
+        if not self.shows_coordinates():
+            return 0.0, 0.0
+        size, margin = self.coordinate_font()
+        if not margin:
+            return 0.0, 0.0
+        widest = max(glyph_texture(rank, int(size)).width for rank in chess.RANK_NAMES)
+        tallest = max(glyph_texture(name, int(size)).height for name in chess.FILE_NAMES)
+        gap = dp(MARGIN_GAP)
+        return widest + gap * 1.5, tallest + gap
+
+    def coordinate_labels(self) -> list[tuple[str, float, tuple[float, float, float, float]]]:
+        """The file and rank labels as drawn: (text, font size in pixels, (x, y, width,
+        height) in this widget's parent coordinates)."""
+        if not self.shows_coordinates():
+            return []
+        x0, y0, side = self.board_rect()
+        cell = side / 8
+        if cell <= 0:
+            return []
+        size, margin = self.coordinate_font()
+        pad = cell * 0.05
+        gap = dp(MARGIN_GAP)
+        labels = []
+        for index in range(8):
+            file_square = chess.square(index, 0 if self.white_at_bottom else 7)
+            rank_square = chess.square(0 if self.white_at_bottom else 7, index)
+            for square, text, corner in ((file_square, chess.FILE_NAMES[index], "bottom"),
+                                         (rank_square, chess.RANK_NAMES[index], "left")):
+                texture = glyph_texture(text, int(size))
+                w, h = texture.size
+                sx, sy = self.square_origin(square)
+                if margin and corner == "bottom":
+                    pos = (sx + (cell - w) / 2, y0 - h - gap * 0.75)
+                elif margin:  # beside its rank; on a tiny board, kept inside the widget
+                    pos = (x0 - w - gap, min(sy + (cell - h) / 2, self.top - h))
+                elif corner == "bottom":
+                    pos = (sx + cell - w - pad, sy + pad * 0.4)
+                else:
+                    pos = (sx + pad, sy + cell - h - pad * 0.4)
+                labels.append((text, size, (pos[0], pos[1], w, h)))
+        return labels
 
     def square_origin(self, square: chess.Square) -> tuple[float, float]:
         x0, y0, side = self.board_rect()
@@ -191,7 +257,7 @@ class BoardView(Widget):
                 inset = max(2.0, cell * 0.05)
                 Line(rectangle=(sx + inset, sy + inset, cell - 2 * inset, cell - 2 * inset),
                      width=max(1.5, cell * 0.05))
-            if self.coordinates:
+            if self.shows_coordinates():
                 self._draw_coordinates(cell)
 
     def _draw_targets(self, cell: float, occupied: set[chess.Square]) -> None:
@@ -216,19 +282,13 @@ class BoardView(Widget):
                 Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
 
     def _draw_coordinates(self, cell: float) -> None:
-        size = max(8, int(cell * 0.2))
-        pad = cell * 0.05
-        for index in range(8):
-            file_square = chess.square(index, 0 if self.white_at_bottom else 7)
-            rank_square = chess.square(0 if self.white_at_bottom else 7, index)
-            for square, text, corner in ((file_square, chess.FILE_NAMES[index], "right"),
-                                         (rank_square, chess.RANK_NAMES[index], "left")):
-                light = (chess.square_file(square) + chess.square_rank(square)) % 2 == 1
+        _size, margin = self.coordinate_font()
+        for text, size, (x, y, w, h) in self.coordinate_labels():
+            if margin:
+                Color(*theme.TEXT_DIM)
+            else:
+                square = self.square_at(x + w / 2, y + h / 2)
+                light = square is not None and \
+                    (chess.square_file(square) + chess.square_rank(square)) % 2 == 1
                 Color(*(theme.COORD_ON_LIGHT if light else theme.COORD_ON_DARK))
-                texture = glyph_texture(text, size)
-                sx, sy = self.square_origin(square)
-                if corner == "right":
-                    pos = (sx + cell - texture.width - pad, sy + pad * 0.4)
-                else:
-                    pos = (sx + pad, sy + cell - texture.height - pad * 0.4)
-                Rectangle(texture=texture, pos=pos, size=texture.size)
+            Rectangle(texture=glyph_texture(text, int(size)), pos=(x, y), size=(w, h))

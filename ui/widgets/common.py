@@ -11,7 +11,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.lang import Builder
-from kivy.metrics import sp
+from kivy.metrics import Metrics, sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -25,15 +25,15 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.scrollview import ScrollView
-from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.pieces import JOKER_GLYPH, glyph_texture, piece_instructions
+from ui.widgets.drawing import PieceDrawing
 
 LOGGER = logging.getLogger(__name__)
 
 
-class PieceIcon(Widget):
+class PieceIcon(PieceDrawing):
     """One piece (or a joker star when ``piece_type`` is None) drawn to fit the widget."""
 
     piece_type = ObjectProperty(2, allownone=True)  # chess.KNIGHT
@@ -41,12 +41,7 @@ class PieceIcon(Widget):
     blue = BooleanProperty(False)
     scale = NumericProperty(0.95)
 
-    def __init__(self, **kwargs: Any) -> None:
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        super().__init__(**kwargs)
-        for name in ("pos", "size", "piece_type", "color", "blue", "scale"):
-            self.fbind(name, self._redraw)
-        self._redraw()
+    redraw_on = ("pos", "size", "piece_type", "color", "blue", "scale")
 
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
@@ -81,6 +76,10 @@ class FitLabel(Label):
         super().__init__(**kwargs)
         for name in ("text", "size", "max_sp", "min_sp", "padding"):
             self.fbind(name, self._fit)
+        Metrics.bind(fontscale=self._on_fontscale)  # the text size setting (weakly bound)
+        self._fit()
+
+    def _on_fontscale(self, *_: Any) -> None:
         self._fit()
 
     def _fit_text(self, *_: Any) -> None:
@@ -283,7 +282,7 @@ class CardView(RelativeLayout):
     show_caption = BooleanProperty(True)  # only where 14sp text fits under the piece
 
 
-class CapturedStrip(Widget):
+class CapturedStrip(PieceDrawing):
     """The opposing pieces a side has taken, as small overlapping icons, and how much
     material it is ahead ("+3"); ``pieces`` holds (piece type, blue) pairs."""
 
@@ -292,12 +291,7 @@ class CapturedStrip(Widget):
     advantage = NumericProperty(0)
     needed_width = NumericProperty(0)
 
-    def __init__(self, **kwargs: Any) -> None:
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        super().__init__(**kwargs)
-        for name in ("pos", "size", "pieces", "color", "advantage"):
-            self.fbind(name, self._redraw)
-        self._redraw()
+    redraw_on = ("pos", "size", "pieces", "color", "advantage")
 
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
@@ -325,7 +319,7 @@ class CapturedStrip(Widget):
                           size=text.size)
 
 
-class DeckStrip(Widget):
+class DeckStrip(PieceDrawing):
     """The cards left in a deck by kind: an icon and a count for each kind.
 
     ``entries`` holds :class:`ui.table.DeckEntry` items; ``color`` the deck's side.
@@ -335,12 +329,7 @@ class DeckStrip(Widget):
     color = BooleanProperty(True)
     columns = NumericProperty(0)  # 0: one row
 
-    def __init__(self, **kwargs: Any) -> None:
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        super().__init__(**kwargs)
-        for name in ("pos", "size", "entries", "color", "columns"):
-            self.fbind(name, self._redraw)
-        self._redraw()
+    redraw_on = ("pos", "size", "entries", "color", "columns")
 
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()

@@ -88,8 +88,12 @@ class PromotionPicker(PlacedModal):
 
 class ReviewSheet(PlacedModal):
     """Steps through the game's positions (``frames``, :class:`ui.table.ReviewFrame`);
-    the screen shows ``frame`` on its board. Nothing here touches the game."""
+    the screen shows ``frame`` on its board. Nothing here touches the game. Face to
+    face (``face_to_face``), a button turns it towards the other player (``turned``:
+    towards Black)."""
 
+    face_to_face = BooleanProperty(False)
+    turned = BooleanProperty(False)
     frames = ListProperty()
     index = NumericProperty(0)
     frame = ObjectProperty(None, allownone=True)
@@ -109,8 +113,12 @@ class ReviewSheet(PlacedModal):
 
 
 class SensedSheet(PlacedModal):
-    """The sensed board with its status, fixes and questions, for small screens."""
+    """The sensed board with its status, fixes and questions, for small screens; face
+    to face, turned towards the player to move (a button turns it over)."""
 
+    face_to_face = BooleanProperty(False)
+    turned = BooleanProperty(False)
+    white_at_bottom = BooleanProperty(True)
     screen = ObjectProperty(None, allownone=True)
     sensed = ObjectProperty(None, allownone=True)
     board_problem = BooleanProperty(False)

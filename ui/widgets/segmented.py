@@ -7,7 +7,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.metrics import dp, sp
+from kivy.metrics import Metrics, dp, sp
 from kivy.properties import ListProperty, ObjectProperty
 from kivy.uix.gridlayout import GridLayout
 
@@ -47,7 +47,11 @@ class Segmented(GridLayout):
         self.fbind("disabled_values", self._build)
         self.fbind("value", self._mark)
         self.fbind("width", self._reflow)
+        Metrics.bind(fontscale=self._on_fontscale)  # the text size setting (weakly bound)
         self._build()
+
+    def _on_fontscale(self, *_: Any) -> None:
+        self._reflow()
 
     def _flow(self, *_: Any) -> None:
         """As many columns as the widest label allows; as many rows as that needs."""
@@ -62,7 +66,17 @@ class Segmented(GridLayout):
         columns = max(1, min(count, int((self.width + gap) // (need + gap))))
         self.cols = columns
         rows = -(-count // columns)
-        self.height = rows * dp(52) + (rows - 1) * gap
+        # Rows as tall as the tallest wrapped label needs (larger text), at least 52 dp.
+        column_w = max(1.0, (self.width - (columns - 1) * gap) / columns - dp(8))
+        tallest = 0.0
+        for _value, label in self.options:
+            core = CoreLabel(text=str(label), font_size=sp(15), bold=True,
+                             text_size=(column_w, None), halign="center")
+            core.refresh()
+            tallest = max(tallest, float(core.texture.size[1]))
+        row = max(dp(52), tallest + dp(8))
+        self.row_default_height = row
+        self.height = rows * row + (rows - 1) * gap
 
     def _build(self, *_: Any) -> None:
         self.clear_widgets()
