@@ -65,8 +65,14 @@ def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
     assert app.root.current == "games_setup"
     for key, value in options.items():
         widget = find_button(setup.ids.options, option_key=key)
+        setup.ids.options.parent.scroll_to(widget, padding=0, animate=False)
+        driver.pump(3)
         if hasattr(widget, "options"):
-            tap_in_list(driver, find_button(widget, text=value))
+            for _ in range(3):  # a list may take a slow tap for the start of a scroll
+                tap_in_list(driver, find_button(widget, text=value))
+                if widget.value == value:
+                    break
+            assert widget.value == value, f"{key}={value} was not chosen"
         else:
             widget.text = value
     driver.tap(setup.ids.start)
@@ -101,3 +107,24 @@ def quit_and_resume(driver: Any, name: str) -> Any:
     assert app.root.current == "games_play"
     assert screen.model.journal_path == journal_path
     return screen
+
+
+def draw_line(driver: Any, board: Any, start: tuple[float, float],
+              end: tuple[float, float], moves: int = 6) -> None:
+    """A finger drawn on the board from ``start`` to ``end`` (board units)."""
+    from kivy.base import EventLoop
+
+    from ui.touch import SimulatedTouch
+
+    window = EventLoop.window
+    x1, y1 = board.to_window(*board.to_screen(*start))
+    x2, y2 = board.to_window(*board.to_screen(*end))
+    finger = SimulatedTouch(x1, y1)
+    EventLoop.post_dispatch_input("begin", finger)
+    for step in range(1, moves + 1):
+        t = step / moves
+        finger.move({"x": (x1 + (x2 - x1) * t) / (window.width - 1.0),
+                     "y": (y1 + (y2 - y1) * t) / (window.height - 1.0)})
+        EventLoop.post_dispatch_input("update", finger)
+    EventLoop.post_dispatch_input("end", finger)
+    driver.pump(2)

@@ -6,6 +6,7 @@ seed game is played to its end (tests below, one per engine)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from app_driver import Driver
 
 from games_app_driver import (
+    draw_line,
     open_new_game,
     play,
     quit_and_resume,
@@ -290,3 +292,184 @@ def test_the_board_zooms_and_pans_and_taps_still_hit_their_cells(driver: Driver,
     driver.tap(zoom)
     driver.tap(zoom)  # 8x, then back to the whole board
     assert board.zoom == 1 and board.collide_point(*board.cell_center("a1"))
+
+
+def test_crumble_to_the_end_by_touches(driver: Driver) -> None:
+    # Splits and joins by touches (a piece, then the way to cut it), swap steps by
+    # touching the piece to swap into; a turn is confirmed after four steps.
+    screen = play_to_the_end(driver, "crumble", {"width": "3", "height": "3"}, undo_at=2,
+                             resume_at=4)
+    assert "draw turns in a row" in screen.ids.status.text
+    assert any(">" in turn for turn in screen.model.session.turns)
+
+
+def test_crumble_cut_by_a_drawn_line_or_a_button_joined_by_taps_swap_path_and_back(
+        driver: Driver) -> None:
+    screen = open_new_game(driver, "crumble", {"width": "4", "height": "4"})
+    model, board = screen.model, screen.ids.board
+    sounds = driver.app.sounds  # the table's sounds: each one played is listed
+    sounds.muted = False
+    sounds.played.clear()
+    # A line drawn across a white piece cuts nothing and says why; across Black's a4, it
+    # cuts a4 along the line: horizontally, then (after a step back) vertically.
+    draw_line(driver, board, (1.1, 3.5), (1.9, 3.5))
+    assert not model.builder.steps and "No cut runs across" in model.view.alert
+    draw_line(driver, board, (0.1, 3.5), (0.9, 3.5))
+    assert [step.text for step in model.builder.steps] == ["a4-"]
+    assert sounds.played == ["illegal", "move"]
+    assert "cut a4 horizontally in half" in model.view.alert.lower()
+    driver.app.settings.sound = False  # the settings' switch silences the games too
+    driver.app.apply_settings()
+    try:
+        tap_cell(screen, "1,3,1,1")
+        driver.pump(2)
+        assert "That piece is not a legal step here" in model.view.alert
+        assert sounds.played == ["illegal", "move"]
+    finally:
+        driver.app.settings.sound = True
+        driver.app.apply_settings()
+    tap_panel(driver, screen, "black", "Step back")
+    assert not model.builder.steps
+    draw_line(driver, board, (0.5, 3.1), (0.5, 3.9))
+    assert [step.text for step in model.builder.steps] == ["a4|"]
+    tap_panel(driver, screen, "black", "Step back")
+    # A tap on a piece offers both cuts as buttons.
+    tap_cell(screen, "0,3,1,1")
+    driver.pump(2)
+    assert {step.text for step in model.view.choices} == {"a4-", "a4|"}
+    driver.tap(find_button(screen.ids.choices, step_text="a4-"))
+    # Swap steps by touching the piece to swap into; the path is drawn; Step back undoes
+    # one swap step, and the swap may go back through the start piece.
+    first = model.builder.next_steps()[0]
+    from ui.games.touching import touch_step
+
+    for _ in touch_step(screen, first):
+        driver.pump(2)
+    assert len(model.builder.steps) == 2 and len(board.path) == 2
+    assert list(board.path) == list(model.builder.path)
+    back = next(s for s in model.builder.next_steps() if s.text in "NESW"
+                and board.path[0] in s.changes)
+    for _ in touch_step(screen, back):
+        driver.pump(2)
+    assert len(board.path) == 3 and board.path[2] == board.path[0]
+    tap_panel(driver, screen, "black", "Step back")
+    assert len(board.path) == 2
+    tap_panel(driver, screen, "black", "Step back")
+    assert list(board.path) == []
+    tap_panel(driver, screen, "black", "Confirm")
+    assert model.session.turns == ["a4-"]
+    # White cuts b4; Black joins a4's halves back by tapping both (after the first tap
+    # the cut of that half is offered; after the second, the cut of both or the join).
+    tap_cell(screen, "1,3,1,1")
+    driver.pump(2)
+    driver.tap(find_button(screen.ids.choices, step_text="b4|"))
+    tap_panel(driver, screen, "white", "Confirm")
+    tap_cell(screen, "0,7/2,1,1/2")
+    driver.pump(2)
+    assert [step.text for step in model.view.choices] == ["a4t|"]
+    tap_cell(screen, "0,3,1,1/2")  # both halves: cut both at once, or join them
+    driver.pump(2)
+    assert {step.text for step in model.view.choices} == {"a4b|a4t", "+a4"}
+    driver.tap(find_button(screen.ids.choices, step_text="+a4"))
+    assert [step.text for step in model.builder.steps] == ["+a4"]
+    tap_panel(driver, screen, "black", "Confirm")
+    assert model.session.turns == ["a4-", "b4|", model.session.turns[2]]
+    assert model.session.position.cells()["0,3,1,1"] == "b"
+    assert "draw turns in a row" in screen.ids.status.text
+
+
+def test_crumble_pieces_of_a_sixty_fourth_are_readable_when_zoomed(driver: Driver) -> None:
+    from kivy.metrics import dp
+
+    screen = open_new_game(driver, "crumble", {"width": "6", "height": "6"})
+    model, board = screen.model, screen.ids.board
+    for turn in ("a6-", "d2-", "a6t|", "d4-", "a6tl-", "d6-", "a6tlt|", "d2b|d2t",
+                 "a6tltl-", "f4-", "a6tltlt|", "e1-"):
+        model.session.play(turn)
+    model.cancel()
+    driver.pump(4)
+    small = min(board.layout.shapes, key=lambda shape: shape.w * shape.h)
+    assert small.w * small.h == Fraction(1, 64)
+    zoom = find_button(screen.ids.middle, command="zoom")
+    assert zoom.opacity > 0  # offered: pieces are halved
+    while board.zoom < 8:
+        driver.tap(zoom)
+    board.focus = [float(value) for value in small.center]  # as a finger's pan would
+    driver.pump(2)
+    _x, _y, w, h = board._rect(small)
+    assert min(w, h) >= dp(40)  # a finger's width: it can be seen and touched
+    assert board.collide_point(*board.cell_center(small.cell))
+    tap_cell(screen, small.cell)  # the touch finds Black's piece: its cuts are offered
+    driver.pump(2)
+    assert {step.text for step in model.view.choices} == {"a6tltltl-", "a6tltltl|"}
+    screen = open_new_game(driver, "crumble", {"width": "6", "height": "6"})
+    assert screen.ids.board.zoom == 1  # a new game starts unmagnified
+
+
+def test_a_clock_chosen_on_the_new_game_screen_counts_down_on_both_panels(
+        driver: Driver) -> None:
+    import time
+
+    screen = open_new_game(driver, "dropper", {"size": "4", "clock": "5+0"})
+    session = screen.model.session
+    assert session.clock is not None and session.clock.settings.base == 300
+    for side in session.rules.players:
+        words = "\n".join(driver.texts(screen.ids.near_panel if side == session.rules.players[0]
+                                       else screen.ids.far_panel))
+        assert "5:00[/b] left" in words or "4:59[/b] left" in words
+    time.sleep(1.3)
+    driver.pump(4)
+    mover = session.to_move
+    panel = screen.ids.near_panel if mover == session.rules.players[0] else screen.ids.far_panel
+    assert screen.model.view.clocks[mover] in ("4:58", "4:59")
+    assert f"{screen.model.view.clocks[mover]}[/b] left" in "\n".join(driver.texts(panel))
+    # Away from the game (the shelf), the clocks stop; back on it they run again.
+    driver.app.show("shelf")
+    driver.pump(4)
+    assert session.clock.paused
+    left = session.clock.remaining(True)
+    time.sleep(0.3)
+    assert session.clock.remaining(True) == left
+    driver.app.show("games_play")
+    driver.pump(4)
+    assert not session.clock.paused
+    screen = open_new_game(driver, "dropper", {"size": "4"})  # none: no clock shown
+    assert screen.model.session.clock is None and screen.model.view.clocks == {}
+    assert "left" not in "\n".join(driver.texts(screen.ids.near_panel))
+
+
+GAMES_SIZES = [(412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200)]
+
+
+@pytest.mark.parametrize("size", GAMES_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_games_screens_fit_touch_and_text_rules(driver: Driver, size: Any) -> None:
+    """48 dp targets that do not overlap, 14 sp texts that fit (tests/ui/layout_check.py):
+    the shelf, the new-game screen with its clock row, and Crumble mid-play with a clock,
+    a piece's cuts offered as buttons."""
+    from conftest import TEST_WINDOW
+    from kivy.core.window import Window
+    from layout_check import problems
+
+    def check(root: Any, what: str) -> None:
+        driver.pump(4)
+        found = problems(root)
+        assert not found, f"{what} at {size}:\n" + "\n".join(found)
+
+    Window.size = size
+    driver.pump(4)
+    try:
+        app = driver.app
+        app.show("shelf")
+        check(app.screen("shelf"), "shelf")
+        screen = open_new_game(driver, "crumble", {"clock": "10+5"})
+        check(app.screen("games_setup"), "new game")
+        play(driver, screen, 3, stop_early=lambda turn: turn % 2 == 0)
+        tap_cell(screen, next(cell for cell, colour in
+                              screen.model.session.position.cells().items()
+                              if colour == screen.model.session.to_move[0]))
+        driver.pump(4)
+        assert screen.model.view.choices
+        check(screen, "crumble")
+    finally:
+        Window.size = TEST_WINDOW
+        driver.pump(2)

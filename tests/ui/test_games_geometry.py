@@ -49,22 +49,29 @@ def test_crumble_pieces_are_read_from_the_position_text_at_any_depth() -> None:
     # A 2x1 board: a1 cut into a wide half and two quarters; b1 whole.
     text = ("crumble 2x1 0,0,1/2,1/2,w;1/2,0,1/2,1/2,b;1,0,1,1,b;0,1/2,1,1/2,w "
             "w 0 -|-|-|-")
-    cells = (("0,0", "w"), ("1/2,0", "b"), ("1,0", "b"), ("0,1/2", "w"))
+    cells = (("0,0,1/2,1/2", "w"), ("1/2,0,1/2,1/2", "b"), ("1,0,1,1", "b"),
+             ("0,1/2,1,1/2", "w"))
     board = layout(Named("crumble"), TextPosition(text, cells))
     assert (board.style, board.columns, board.rows) == ("pieces", 2, 1)
-    quarter = board.shape("1/2,0")
+    quarter = board.shape("1/2,0,1/2,1/2")
     assert quarter is not None
     assert (quarter.x, quarter.y, quarter.w, quarter.h) == (Fraction(1, 2), 0,
                                                           Fraction(1, 2), Fraction(1, 2))
-    assert board.cell_at(0.75, 0.25) == "1/2,0"
-    assert board.cell_at(0.2, 0.9) == "0,1/2"
-    assert board.cell_at(1.9, 0.9) == "1,0"
+    assert board.cell_at(0.75, 0.25) == "1/2,0,1/2,1/2"
+    assert board.cell_at(0.2, 0.9) == "0,1/2,1,1/2"
+    assert board.cell_at(1.9, 0.9) == "1,0,1,1"
+    # The cells are the engine's own names of its pieces.
+    from companion import games
+
+    rules = games.get("crumble")
+    start = rules.start(width="3", height="2")
+    assert {shape.cell for shape in layout(rules, start).shapes} == set(start.cells())
     # A sixty-fourth of a square is still found.
     tiny = "crumble 1x1 " + ";".join(
         f"{Fraction(x, 8)},{Fraction(y, 8)},1/8,1/8,{'bw'[(x + y) % 2]}"
         for y in range(8) for x in range(8)) + " b 0 -|-|-|-"
     board = layout(Named("crumble"), TextPosition(tiny, ()))
-    assert len(board.shapes) == 64 and board.cell_at(0.99, 0.99) == "7/8,7/8"
+    assert len(board.shapes) == 64 and board.cell_at(0.99, 0.99) == "7/8,7/8,1/8,1/8"
     with pytest.raises(LayoutError, match="not x,y,w,h,colour"):
         layout(Named("crumble"), TextPosition("crumble 1x1 0,0,1,1 b 0 -|-|-|-", ()))
 

@@ -85,3 +85,69 @@ def test_touches_that_cannot_tell_steps_apart_offer_them_as_choices() -> None:
     assert picked.choices == steps
     picked = picking.pick(steps, (), "c3")
     assert picked.problem == "c3 is not a legal step here"
+
+
+def test_sounds_a_step_a_capture_a_refused_touch_and_the_end() -> None:
+    rules = games.get("crumble")
+    played: list[str] = []
+    model = PlayModel(GameSession(rules, rules.start(width="5", height="5")),
+                      sound=played.append)
+    model.tap("1,0,1,1")  # White's b1: not Black's to cut
+    assert played == ["illegal"]
+    model.choose("a1-")  # a cut, then swaps: each a piece put down
+    assert played == ["illegal", "move"]
+    # Play on by the builder's own steps until a step's note tells of a capture and the
+    # game ends: each step sounds once, the capture as a capture, the end as the end.
+    for _ in range(200):
+        if model.session.is_over:
+            break
+        steps = model.builder.next_steps()
+        if model.builder.steps and (not steps or len(model.builder.steps) >= 4):
+            model.confirm()
+            continue
+        step = next((s for s in steps if "captured" in s.note),  # captures when it can
+                    steps[(len(played) * 7) % len(steps)])
+        before = len(played)
+        model.choose(step)
+        sounds = played[before:]
+        if model.session.is_over:
+            assert sounds == ["end"]
+        else:
+            assert sounds == [("capture" if "captured" in step.note else "move")]
+    assert model.session.is_over and played[-1] == "end" and played.count("end") == 1
+    assert "capture" in played
+
+
+def test_a_resignation_sounds_the_end_and_no_sound_stops_a_game() -> None:
+    rules = games.get("dropper")
+
+    def broken(name: str) -> None:
+        raise RuntimeError("no audio")
+
+    model = PlayModel(GameSession(rules, rules.start(size="4")), sound=broken)
+    model.resign("black")  # the sound fails; the game still ends
+    assert model.session.is_over
+    played: list[str] = []
+    model = PlayModel(GameSession(rules, rules.start(size="4")), sound=played.append)
+    model.resign("white")
+    assert played == ["end"]
+
+
+def test_a_clock_counts_down_each_side_and_a_fallen_flag_ends_the_game() -> None:
+    from companion.clock import ClockSettings
+
+    rules = games.get("dropper")
+    now = [0.0]
+    played: list[str] = []
+    model = PlayModel(GameSession(rules, rules.start(size="4"), clock=ClockSettings.parse("5+2"),
+                                  now=lambda: now[0]), sound=played.append)
+    first, second = rules.players
+    assert model.view.clocks == {first: "5:00", second: "5:00"}
+    now[0] = 61.0
+    model.tick()
+    assert model.view.clocks[model.session.to_move] == "3:59"
+    now[0] = 400.0
+    model.tick()
+    assert model.session.is_over and model.session.result.by == "time"
+    assert "time ran out" in model.view.alert and played == ["end"]
+    assert PlayModel(GameSession(rules, rules.start(size="4"))).view.clocks == {}

@@ -4,7 +4,9 @@ Stones on the crossings of Go-like lines with star points (Rumbo, Raindrops), st
 in squares (Dropper and any grid game), or coloured rectangles at any depth of halving
 (Crumble). Marks: the cells the last turn changed, the legal next touches, the cells
 touched for the step being picked, claims (a mark per cell in its owner's colour).
-A touch dispatches ``on_cell(cell)``. ``turned`` shows the board from the far side.
+A touch dispatches ``on_cell(cell)``; on Crumble's pieces a finger drawn across the board
+(unmagnified) dispatches ``on_stroke(cells crossed, horizontal)`` instead, and ``path``
+draws the swap path. ``turned`` shows the board from the far side.
 The widget knows no rules: it draws what its properties say.
 """
 
@@ -62,6 +64,10 @@ class GameBoard(StencilView):
     touched = ListProperty()
     last = ListProperty()
     building = ListProperty()
+    path = ListProperty()
+    """Cells a piece moved through this turn, drawn as a line with an arrow (Crumble's swap)."""
+    stroke = ListProperty()
+    """The line a finger is drawing now (widget-parent coordinates: x1, y1, x2, y2)."""
     claims = DictProperty()   # cell -> owner mark ("v", "h", "x": dead, nobody's)
     turned = BooleanProperty(False)
     coordinates = BooleanProperty(True)
@@ -72,12 +78,13 @@ class GameBoard(StencilView):
     """1 -> 0 after a turn: rings spread from the cells it changed and the groups it
     claimed (filled holes and new claims are seen happening)."""
 
-    __events__ = ("on_cell",)
+    __events__ = ("on_cell", "on_stroke")
 
     def __init__(self, **kwargs: Any) -> None:
         self._redraw = Clock.create_trigger(self._draw, -1)
         super().__init__(**kwargs)
-        for name in ("pos", "size", "layout", "targets", "touched", "last", "building",
+        for name in ("pos", "size", "layout", "targets", "touched", "last", "building", "path",
+                     "stroke",
                      "claims", "turned", "coordinates", "zoom", "focus", "flash"):
             self.fbind(name, self._redraw)
         self.fbind("layout", self._on_layout)
@@ -110,7 +117,8 @@ class GameBoard(StencilView):
             self.focus = [board.columns / 2, board.rows / 2]
 
     def zoom_by(self, factor: float) -> None:
-        """Magnify (factor > 1) or shrink around the board's middle as shown."""
+        """Magnify (factor > 1) or shrink around the board's middle as shown (0: the
+        whole board again)."""
         self.zoom = max(1.0, min(MAX_ZOOM, self.zoom * factor))
         if self.zoom == 1.0 and self.layout is not None:
             self.focus = [self.layout.columns / 2, self.layout.rows / 2]
@@ -178,7 +186,9 @@ class GameBoard(StencilView):
         if touch.grab_current is not self or self._press is None:
             return False
         dx, dy = touch.x - self._press[0], touch.y - self._press[1]
-        if self.zoom > 1.0 and (self._panned or abs(dx) + abs(dy) > PAN_SLOP):
+        if self._strokes() and (self.stroke or abs(dx) + abs(dy) > 3 * PAN_SLOP):
+            self.stroke = [*self._press, touch.x, touch.y]
+        elif self.zoom > 1.0 and (self._panned or abs(dx) + abs(dy) > PAN_SLOP):
             _, _, unit = self.frame()
             sign = -1 if self.turned else 1
             self.focus = [self.focus[0] - sign * (touch.dx / unit),
@@ -191,6 +201,14 @@ class GameBoard(StencilView):
             return False
         touch.ungrab(self)
         press, self._press = self._press, None
+        if self.stroke:
+            x1, y1, x2, y2 = self.stroke
+            self.stroke = []
+            crossed = self.cells_on_line(x1, y1, x2, y2)
+            if crossed:
+                horizontal = abs(x2 - x1) >= abs(y2 - y1)
+                self.dispatch("on_stroke", crossed, horizontal)
+            return True
         if self._panned or press is None:
             return True
         cell = self.layout.cell_at(*self.to_board(*press)) if self.layout else None
@@ -200,6 +218,29 @@ class GameBoard(StencilView):
 
     def on_cell(self, cell: str) -> None:
         """Default handler: nothing (the screen binds to it)."""
+
+    def on_stroke(self, cells: tuple[str, ...], horizontal: bool) -> None:
+        """Default handler: nothing (the screen binds to it)."""
+
+    def _strokes(self) -> bool:
+        """Lines may be drawn: pieces to cut, shown whole (a drag pans a magnified board)."""
+        return self.layout is not None and self.layout.style == "pieces" and self.zoom <= 1.0
+
+    def cells_on_line(self, x1: float, y1: float, x2: float, y2: float) -> tuple[str, ...]:
+        """The cells a line between two points (widget-parent coordinates) crosses, in
+        order; sampled finely enough for a sixty-fourth of a square."""
+        board: Layout | None = self.layout
+        _, _, unit = self.frame()
+        if board is None or unit <= 0:
+            return ()
+        samples = max(2, int(max(abs(x2 - x1), abs(y2 - y1)) / max(1.0, unit / 32)))
+        found: list[str] = []
+        for index in range(samples + 1):
+            t = index / samples
+            cell = board.cell_at(*self.to_board(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t))
+            if cell is not None and cell not in found:
+                found.append(cell)
+        return tuple(found)
 
     # Drawing -----------------------------------------------------------
 
@@ -231,6 +272,7 @@ class GameBoard(StencilView):
             else:
                 self._draw_pieces(board, unit)
             self._draw_marks(board, unit)
+            self._draw_path(board, unit)
             self._draw_flash(board)
             if self.coordinates:
                 self._draw_coordinates(board, unit)
@@ -308,6 +350,26 @@ class GameBoard(StencilView):
                 if shape is None:
                     continue
                 self._mark(shape, rgba, kind, unit)
+
+    def _draw_path(self, board: Layout, unit: float) -> None:
+        """The swap path: a line from piece to piece, a ring at its start, a dot at its end;
+        and the line a finger is drawing."""
+        points = [self.to_screen(*shape.center) for cell in self.path
+                  if (shape := board.shape(cell)) is not None]
+        if len(points) >= 2:
+            width = max(2.0, min(unit * 0.06, 6.0))
+            Color(0, 0, 0, 0.55)
+            Line(points=[value for point in points for value in point], width=width + 1.5)
+            Color(*TOUCHED)
+            Line(points=[value for point in points for value in point], width=width)
+            radius = max(5.0, min(unit * 0.12, 14.0))
+            (sx, sy), (ex, ey) = points[0], points[-1]
+            Line(circle=(sx, sy, radius), width=width)
+            Ellipse(pos=(ex - radius, ey - radius), size=(2 * radius, 2 * radius))
+        if self.stroke:
+            Color(*TARGET[:3], 0.9)
+            Line(points=list(self.stroke), width=max(2.0, min(unit * 0.05, 5.0)),
+                 dash_length=0)
 
     def _draw_flash(self, board: Layout) -> None:
         if self.flash <= 0.01:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
+from companion.clock import ClockSettings
 from companion.games import OptionError
 from companion.games.journal import new_session
 from companion.games.session import GameSession
@@ -39,20 +40,37 @@ def make_screen(name: str) -> Any:
     raise KeyError(name)
 
 
-def start_game(app: Any, name: str, options: Mapping[str, str]) -> Any:
-    """A new journaled game of ``name`` on the play screen; :class:`OptionError` for a
-    bad option (nothing is started then). Returns the PlayModel."""
+CLOCKS = ("none", "5+0", "10+5", "30+0")
+"""The new-game screen's clock choices: none, or minutes each + seconds added a turn."""
+
+
+def clock_settings(choice: str) -> ClockSettings | None:
+    """A clock choice (``"none"``, ``"10+5"``) as the session's settings."""
+    return None if choice in ("", "none") else ClockSettings.parse(choice)
+
+
+def start_game(app: Any, name: str, options: Mapping[str, str], *,
+               clock: ClockSettings | None = None, board: str = "on-screen") -> Any:
+    """A new journaled game of ``name`` on the play screen, with ``clock`` if given;
+    :class:`OptionError` for a bad option (nothing is started then). ``board``:
+    ``camera`` or ``camera-cells`` has the camera follow the physical board
+    (:mod:`ui.games.sensing`). Returns the PlayModel."""
     journal: Journal | None
     try:
-        session, journal = new_session(name, options)
+        session, journal = new_session(name, options, clock=clock)
     except (OSError, JournalError) as error:
         LOGGER.warning("no journal for the new game: %s", error)
         app.message = f"The game is not being saved: {error}"
         rules = games.get(name)
         session = GameSession(rules, rules.start(**options),
-                              options=rules.check_options(options))
+                              options=rules.check_options(options), clock=clock)
         journal = None
-    return show_session(app, session, journal)
+    model = show_session(app, session, journal)
+    if board != "on-screen":
+        from ui.games.sensing import follow_camera
+
+        follow_camera(app, model, board)
+    return model
 
 
 def show_session(app: Any, session: GameSession, journal: Journal | None) -> Any:
@@ -62,7 +80,11 @@ def show_session(app: Any, session: GameSession, journal: Journal | None) -> Any
     old = screen.model
     if old is not None and getattr(old, "journal", None) is not None:
         old.journal.close()
-    model = PlayModel(session, journal=journal)
+    if old is not None and getattr(old, "sensing", None) is not None:
+        old.sensing.stop()
+    sounds = getattr(app, "sounds", None)  # the table's sounds, silent when muted
+    model = PlayModel(session, journal=journal,
+                      sound=sounds.play if sounds is not None else None)
     settings = getattr(app, "settings", None)
     screen.face_to_face = bool(getattr(settings, "face_to_face", True))  # or side by side
     screen.model = model

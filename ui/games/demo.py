@@ -27,6 +27,11 @@ DEMO_OPTIONS: dict[str, dict[str, str]] = {
     "crumble": {},
 }
 DEMO_TURNS = {"dropper": 9, "rumbo": 24, "raindrops": 8, "crumble": 8}
+LONGEST = {"crumble": 4}
+"""Steps after which a turn that may end is confirmed (Crumble's swaps could go back and
+forth without end)."""
+SHOWN_STEPS = {"crumble": 2}
+"""Steps of the next turn taken before the picture (Crumble's: the action and a swap path)."""
 FRAMES_PER_TOUCH = 2
 FRAMES_BEFORE_SHOT = 8
 
@@ -46,6 +51,7 @@ def play_turns(screen: Any, turns: int, *, stop_early: Callable[[int], bool] | N
     """Play ``turns`` whole turns by touches (yields frames to wait). A turn that may end
     is confirmed when ``stop_early(turn)`` says so or when it cannot go on."""
     model = screen.model
+    longest = LONGEST.get(model.rules.name, 10**6)
     for turn in range(turns):
         if model.session.is_over:
             return
@@ -55,7 +61,8 @@ def play_turns(screen: Any, turns: int, *, stop_early: Callable[[int], bool] | N
             builder = model.builder
             steps = builder.next_steps()
             stop = builder.complete and builder.steps and (
-                not steps or (stop_early is not None and stop_early(turn)))
+                not steps or len(builder.steps) >= longest
+                or (stop_early is not None and stop_early(turn)))
             if stop:
                 press(screen, model.session.to_move, "Confirm")
                 yield FRAMES_PER_TOUCH
@@ -97,10 +104,15 @@ class GamesDemo:
         # One step of the next turn, so that the picture shows a turn being built and
         # its legal next steps (a one-step turn is simply played).
         model = screen.model
-        steps = (model.builder.next_steps()
-                 if self.turns > 0 and not model.session.is_over else ())
-        if steps:
-            for _ in touch_step(screen, choose(steps, self.turns, 0)):
+        for depth in range(SHOWN_STEPS.get(self.game, 1)):
+            steps = (model.builder.next_steps()
+                     if self.turns > 0 and not model.session.is_over else ())
+            if not steps:
+                break
+            # A path shown mid-turn goes on to new pieces rather than straight back.
+            behind = set(getattr(model.builder, "path", ())[:-1])
+            steps = tuple(s for s in steps if not behind & set(s.changes)) or steps
+            for _ in touch_step(screen, choose(steps, self.turns, depth)):
                 yield FRAMES_PER_TOUCH
         yield FRAMES_BEFORE_SHOT
 

@@ -134,7 +134,7 @@ def _pieces_layout(position: Position) -> Layout:
         if len(parts) != 5:
             raise LayoutError(f"piece {piece!r} is not x,y,w,h,colour")
         x, y, w, h = (_fraction(part, f"piece {piece!r}") for part in parts[:4])
-        cell = f"{parts[0]},{parts[1]}"
+        cell = ",".join(parts[:4])  # the engine's cell name: the exact rectangle
         shapes.append(Shape(cell, x, y, w, h, cells.get(cell, parts[4])))
     return Layout("pieces", columns, rows, tuple(shapes))
 

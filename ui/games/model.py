@@ -24,6 +24,7 @@ from companion.games.session import GameSession, SessionError
 from companion.records import Journal, JournalError
 from ui.games import picking, summary
 from ui.games.geometry import Layout, changed_cells, layout, owners
+from ui.table import format_clock as clock_text
 
 LOGGER = logging.getLogger(__name__)
 
@@ -79,14 +80,29 @@ class PlayView:
     result: str = ""
     moves: str = ""
     """The turns so far, numbered."""
+    path: tuple[str, ...] = ()
+    """Cells the turn's moving piece went through, in order (Crumble's swap path)."""
+    clocks: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Each side's time left (``"4:59"``) when the game has a clock; empty without one."""
+
+
+def step_sound(step: Step) -> str:
+    """The sound of a step taken: a capture (or a claim) where its note says one
+    happened, else a piece put down."""
+    note = step.note.lower()
+    return "capture" if ("captur" in note or "claims" in note) else "move"
 
 
 class PlayModel:
-    """One game played by touch. ``on_change`` is called after every change."""
+    """One game played by touch. ``on_change`` is called after every change; ``sound``
+    (if given) with a sound's name (:mod:`ui.sound`'s: ``move``, ``capture``, ``end``,
+    ``illegal``) for each step taken, each refused touch and the end of the game."""
 
     def __init__(self, session: GameSession, *, journal: Journal | None = None,
-                 on_change: Callable[[PlayView], None] | None = None) -> None:
+                 on_change: Callable[[PlayView], None] | None = None,
+                 sound: Callable[[str], None] | None = None) -> None:
         self.session = session
+        self.sound = sound
         self.journal = journal
         """The journal the session records to (closed when the game is left)."""
         self.rules = session.rules
@@ -98,6 +114,8 @@ class PlayModel:
         self.alert = ""
         self.alert_level = ""
         self.prefer = ""
+        self.sensing: Any = None
+        """A :class:`ui.games.sensing.StoneSensing` following the physical board, or None."""
         self._view: PlayView | None = None
 
     # ------------------------------------------------------------------
@@ -170,7 +188,33 @@ class PlayModel:
             result=(f"{side_name(result.winner)} wins" if result is not None
                     and result.winner is not None else ("Draw" if result is not None else "")),
             moves=self.moves_text(),
+            path=tuple(getattr(self.builder, "path", ())) if result is None else (),
+            clocks=self.clock_texts(),
         )
+
+    def clock_texts(self) -> dict[str, str]:
+        """Each side's time left, as a clock shows it; empty without a clock."""
+        clock = self.session.clock
+        if clock is None:
+            return {}
+        first, second = self.rules.players[:2]
+        return {first: clock_text(clock.remaining(True)),
+                second: clock_text(clock.remaining(False))}
+
+    def tick(self) -> None:
+        """Call now and then while the game has a clock: the times shown move on, and a
+        fallen flag ends the game (its reason said, the end sounded)."""
+        if self.session.clock is None or self.session.is_over:
+            return
+        self.session.tick()
+        if self.session.is_over:
+            self._restart()
+            result = self.session.result
+            self._say(f"Game over: {result.reason if result else ''}", "good")
+            self._play("end")
+        elif self.clock_texts() == self.view.clocks:
+            return  # nothing shown has changed
+        self._changed()
 
     def moves_text(self) -> str:
         parts = []
@@ -190,6 +234,18 @@ class PlayModel:
     def _say(self, text: str, level: str = "warn") -> None:
         self.alert = _sentence(text)
         self.alert_level = level
+
+    def _play(self, name: str) -> None:
+        if self.sound is not None:
+            try:
+                self.sound(name)
+            except Exception:  # a sound never stops the game
+                LOGGER.exception("sound %s failed", name)
+
+    def _refuse(self, text: str) -> None:
+        """A touch that is no legal step: why, and the sound of a refusal."""
+        self._say(text)
+        self._play("illegal")
 
     def _quiet(self) -> None:
         self.alert = ""
@@ -231,13 +287,38 @@ class PlayModel:
             self._say("Which one? Choose below", "good")
         elif picked.waiting:
             self.touched = picked.waiting
+            # Steps these touches already name whole (a piece to cut one way or the other)
+            # are offered, while a further touch may still pick another (a join).
+            self.choices = picking.named_by(steps, self.touched, known)
         else:
             self.touched = ()
-            self._say(self._why_not(cell))
+            self._refuse(self._why_not(cell))
+        self._changed()
+
+    def stroke(self, crossed: tuple[str, ...], horizontal: bool) -> None:
+        """A finger drawn across the pieces ``crossed``, along a line ``horizontal`` or
+        not: the step that cuts them along that line (Crumble's split), or why not."""
+        self._quiet()
+        self.touched = ()
+        self.choices = ()
+        if self.session.is_over:
+            self._say("The game is over")
+        else:
+            known = frozenset(shape.cell for shape in self.view.layout.shapes)
+            step = picking.by_stroke(self._steps(), crossed, horizontal, known)
+            if step is None:
+                way = "across" if horizontal else "down"
+                self._refuse(f"No cut runs {way} through the pieces under that line; "
+                          f"{self.builder.message}")
+            else:
+                self._add(step)
         self._changed()
 
     def _why_not(self, cell: str) -> str:
-        """The engine's own words for a refused touch where it has them."""
+        """The engine's own words for a refused touch where it has them (not for cells
+        that turn texts do not name, like Crumble's pieces ``x,y,w,h``)."""
+        if "," in cell:
+            return f"That piece is not a legal step here. {_sentence(self.builder.message)}"
         try:
             self.builder.add(cell)
         except IllegalTurn as error:
@@ -254,7 +335,7 @@ class PlayModel:
         self.choices = ()
         self.touched = ()
         if found is None:
-            self._say(f"{text} is not a legal step here")
+            self._refuse(f"{text} is not a legal step here")
         else:
             self._add(found)
         self._changed()
@@ -263,10 +344,16 @@ class PlayModel:
         try:
             self.builder = self.builder.add(step)
         except IllegalTurn as error:
-            self._say(str(error))
+            self._refuse(str(error))
             return
         if self.builder.complete and not self.builder.next_steps():
             self._commit()
+            if not self.session.is_over:
+                self._play(step_sound(step))
+            return
+        self._play(step_sound(step))
+        if step.note:
+            self._say(step.note, "good")  # what the step did (a capture) is seen at once
 
     def _commit(self) -> None:
         try:
@@ -280,6 +367,7 @@ class PlayModel:
         result = self.session.result
         if result is not None:
             self._say(f"Game over: {result.reason}", "good")
+            self._play("end")
         elif last is not None and last.note:
             self._say(f"Played {turn}: {last.note}", "good")
 
@@ -324,8 +412,20 @@ class PlayModel:
         result = self.session.result
         if result is not None and not done:
             self._say(f"Game over: {result.reason}", "good")
+            self._play("end")
         self._changed()
         return True
+
+    def play_turn(self, turn: str, done: str = "") -> bool:
+        """Play a whole turn seen elsewhere (a physical board); False if refused."""
+        return self._session_action(lambda: self.session.play(turn), done)
+
+    def notify(self, text: str, level: str = "warn") -> None:
+        """Show ``text`` to both players (``""`` clears the alert)."""
+        self._quiet()
+        if text:
+            self._say(text, level)
+        self._changed()
 
     def undo(self) -> None:
         self._session_action(self.session.undo, "Taken back")
@@ -373,5 +473,6 @@ def _sentence(text: str) -> str:
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if not (len(text) > 1 and text[1].isdigit()):  # "b3b swaps...": a piece keeps its name
+        text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."

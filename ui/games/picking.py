@@ -116,6 +116,27 @@ def pick(steps: Sequence[Step], touched: Sequence[str], cell: str, *,
     return Picked(choices=tuple(found))
 
 
+def named_by(steps: Sequence[Step], touched: Sequence[str], known: Known = None,
+             ) -> tuple[Step, ...]:
+    """The steps whose touchable cells are exactly ``touched`` (nothing more to touch)."""
+    wanted = set(touched)
+    return tuple(step for step in steps if wanted and touchable(step, known) == wanted)
+
+
+def by_stroke(steps: Sequence[Step], crossed: Sequence[str], horizontal: bool,
+              known: Known = None) -> Step | None:
+    """The step a line drawn across the cells ``crossed`` means: one that changes them
+    all and whose text cuts the way the line runs (``-`` across, ``|`` down, as
+    Crumble's splits are written); the one changing fewest cells. None if no step does."""
+    mark = "-" if horizontal else "|"
+    wanted = set(crossed)
+    found = [step for step in steps if wanted and mark in step.text.split()[0]
+             and wanted <= touchable(step, known)]
+    if not found:
+        return None
+    return min(found, key=lambda step: (len(touchable(step, known)), step.text))
+
+
 @dataclasses.dataclass(frozen=True)
 class ActionGroup:
     """Cell-less steps of one kind (``komi=...``): a number to set, or buttons."""

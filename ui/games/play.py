@@ -76,6 +76,8 @@ class SidePanel(BoxLayout):
         head = self.side.capitalize() + ("  \u2022 to move" if mine else "")
         colour = _hex(theme.ACCENT if mine else theme.TEXT)
         parts = [f"[b][color={colour}]{escape_markup(head)}[/color][/b]"]
+        if self.side in view.clocks:  # the time left, on the panel that faces its player
+            parts[0] += f"  [b]{view.clocks[self.side]}[/b] left"
         if view.alert:
             tint = _hex((0.62, 0.93, 0.68, 1) if view.alert_level == "good"
                         else (1, 0.80, 0.50, 1))
@@ -107,6 +109,7 @@ class GamesPlayScreen(Screen):
     zoomable = BooleanProperty(False)     # small cells (or Crumble's pieces): offer zoom
 
     def __init__(self, **kwargs: Any) -> None:
+        self._ticker: Any = None
         super().__init__(**kwargs)
         self._relayout = Clock.create_trigger(self._layout, -1)
         self.fbind("size", self._relayout)
@@ -130,11 +133,33 @@ class GamesPlayScreen(Screen):
 
     def on_model(self, _screen: Any, model: PlayModel | None) -> None:
         self.review_index = -1
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
         if model is None:
             self.view = None
             return
         model.on_change = self._on_change
+        if "board" in self.ids:  # a new game starts unmagnified
+            self.ids.board.zoom_by(0)
         self.view = model.view
+        if model.session.clock is not None:  # the clocks count down; a flag may fall
+            self._ticker = Clock.schedule_interval(lambda _dt: self._tick(), 0.2)
+
+    def _tick(self) -> None:
+        if self.model is not None:
+            self.model.tick()
+
+    def on_leave(self, *_: Any) -> None:
+        """The clocks stop while the game is not on the screen (the pause is journaled)."""
+        clock = self.model.session.clock if self.model is not None else None
+        if clock is not None and not clock.paused:
+            self.model.session.pause()
+
+    def on_enter(self, *_: Any) -> None:
+        clock = self.model.session.clock if self.model is not None else None
+        if clock is not None and clock.paused:
+            self.model.session.resume_clock()
 
     def _on_change(self, view: PlayView) -> None:
         self.view = view
@@ -260,6 +285,13 @@ class GamesPlayScreen(Screen):
                 button.claim = name
                 row.add_widget(button)
             box.add_widget(row)
+        sensing = getattr(self.model, "sensing", None)
+        for turn in sensing.question if sensing is not None else ():
+            button = self._button(turn, lambda _b, t=turn: sensing.choose(t), accent=True)
+            button.sensed_turn = turn
+            button.size_hint_y = None
+            button.height = dp(52)
+            box.add_widget(button)
         for step in view.choices:
             button = self._button(step.note or step.text, lambda _b, s=step: self.model.choose(s))
             button.step_text = step.text

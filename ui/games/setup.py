@@ -19,6 +19,7 @@ import ui.widgets.common
 import ui.widgets.segmented  # noqa: F401  (widgets the rules use)
 from companion import games
 from companion.games import OptionError
+from ui.games.sensing import BOARD_HELP, BOARDS, follows
 from ui.widgets.segmented import Segmented
 
 LOGGER = logging.getLogger(__name__)
@@ -41,6 +42,10 @@ class GameSetupScreen(Screen):
     title = StringProperty("")
     problem = StringProperty("")
     values = DictProperty()
+    clock = StringProperty("none")
+    """The clock chosen: ``"none"`` or one of :data:`ui.games.control.CLOCKS`."""
+    board = StringProperty(BOARDS[0])
+    """Where the game is played: on the screen, or followed by the camera."""
 
     def on_pre_enter(self, *_: Any) -> None:
         self.build_options()  # every visit starts from the defaults
@@ -70,6 +75,25 @@ class GameSetupScreen(Screen):
             widget.option_key = key
             row.add_widget(widget)
             box.add_widget(row)
+        from ui.games.control import CLOCKS
+
+        self.clock = "none"
+        row = Factory.OptionRow(title="clock", explanation=(
+            "A chess clock for both players: minutes each, plus seconds added after "
+            "every turn. A player whose time runs out loses."))
+        widget = Segmented(options=[(value, value) for value in CLOCKS], value="none")
+        widget.bind(value=lambda w, v: setattr(self, "clock", v))
+        widget.option_key = "clock"
+        row.add_widget(widget)
+        box.add_widget(row)
+        self.board = BOARDS[0]
+        if follows(self.game):  # stone games: the camera may follow the physical board
+            row = Factory.OptionRow(title="board", explanation=BOARD_HELP)
+            widget = Segmented(options=[(b, b) for b in BOARDS], value=self.board)
+            widget.bind(value=lambda w, v: setattr(self, "board", v))
+            widget.option_key = "board"
+            row.add_widget(widget)
+            box.add_widget(row)
 
     def chosen(self) -> dict[str, str]:
         return {key: value for key, value in self.values.items() if value}
@@ -79,7 +103,9 @@ class GameSetupScreen(Screen):
         from ui.games import control
 
         try:
-            control.start_game(App.get_running_app(), self.game, self.chosen())
+            control.start_game(App.get_running_app(), self.game, self.chosen(),
+                               clock=control.clock_settings(self.clock),
+                               board=self.board)
         except OptionError as error:
             self.problem = str(error)
 

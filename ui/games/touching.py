@@ -87,7 +87,7 @@ def touch_step(screen: Any, step: Step) -> Iterator[None]:
             yield
             if taken():
                 break
-            if model.view.choices:
+            if any(choice.text == step.text for choice in model.view.choices):
                 touch.tap(find_button(screen.ids.choices, step_text=step.text))
                 yield
                 break
