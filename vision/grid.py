@@ -19,6 +19,15 @@ when far darker than the board, *white* (a white stone's) when about as
 light as the board or lighter and far less coloured; shadows darken without
 taking the board's colour away, wood grain changes neither much, and glare
 on a glossy black stone covers too little of the disc to outvote it.
+
+A chessboard's squares are read differently (:func:`cell_labels`): a white
+stone on a light square, or a black one on a dark square, is too near the
+square's colour for per-pixel votes, so a square holds a stone when a
+logistic score of its disc against the square (colour distance, outline,
+lightness spread and quartiles; with a reference, the change since the empty
+board) is positive, with weights fitted on dev scenes
+(``benchmarks/fit_grid_cells.py``); its colour is told by its darker quarter
+against the light squares' lightness.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import logging
 import math
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -40,8 +50,13 @@ LOGGER = logging.getLogger(__name__)
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.intp]
+AnyFloatArray = npt.NDArray[np.floating[Any]]
 
 EMPTY, BLACK, WHITE = ".", "b", "w"
+# Fitted weights of the cell stone score (bias, then one per feature of cell_features).
+CELL_WEIGHTS: tuple[float, ...] = (-13.49, 3.62, 2.843, 1.264, 0.4875, 1.283, 0.7409)
+CELL_WEIGHTS_REF: tuple[float, ...] = (-12.24, 1.693, 1.528, 0.7903, 0.3302, 0.7217, 0.4492,
+                                     1.214, 1.439)
 KINDS = ("points", "cells")
 MAX_SIDE = 26
 
@@ -196,17 +211,21 @@ class GridConfig:
     cross_visible: float = 0.95
     cross_faint: float = 0.98
     white_lift: float = 1.06
-    # Cells: a white stone on a light square of nearly its colour shows by its
-    # outline: the lightness gradient on a ring round it (rim_width either side
-    # of the stone's radius) at least rim_edge (Lab L a pixel; on 30 dev scenes,
-    # seeds 100-129, empty squares' 99th percentile was 2.8, white stones' 1st
-    # 2.5), its disc at least rim_light of the square's lightness and greyer
-    # than the square (rim_grey of its chroma), or the outline sharper (rim_sharp).
-    rim_width: float = 0.1
-    rim_edge: float = 3.0
-    rim_light: float = 0.85
-    rim_grey: float = 0.9
-    rim_sharp: float = 4.5
+    # Cells: whether a square holds a stone is a logistic score of its disc
+    # against the board there (see :func:`cell_features`): weights (bias first)
+    # fitted by ``python -m benchmarks.fit_grid_cells`` on dev scenes (seeds 0-599,
+    # 38,400 squares), without and with an empty-board reference. On those
+    # seeds the former hand-set rules (per-pixel votes and an outline check)
+    # read 181 squares' stone-or-empty wrong (157 with a reference), mostly
+    # white stones on light squares and black stones on dark ones missed; the
+    # score reads 3 wrong (0 with a reference).
+    rim_width: float = 0.1  # the ring round a stone's edge where its outline is seen
+    cell_weights: tuple[float, ...] = CELL_WEIGHTS
+    cell_weights_ref: tuple[float, ...] = CELL_WEIGHTS_REF
+    # A stone is black when its disc's darker quarter is under this fraction of
+    # the light squares' lightness there (dev: black stones at most 0.44,
+    # white ones at least 0.85, on either square colour).
+    cell_black_level: float = 0.6
 
 
 # ----------------------------------------------------------------------------
@@ -276,7 +295,7 @@ def _disc_offsets(radius_px: float) -> tuple[IntArray, IntArray]:
     return dy[keep].astype(np.intp), dx[keep].astype(np.intp)
 
 
-def _gather(xs: FloatArray, ys: FloatArray, dy: IntArray, dx: IntArray,
+def _gather(xs: AnyFloatArray, ys: AnyFloatArray, dy: IntArray, dx: IntArray,
             shape: tuple[int, int], exclude: npt.NDArray[np.bool_] | None = None) -> IntArray:
     h, w = shape
     cx = np.round(xs).astype(np.intp)[:, None] + dx[None, :]
@@ -504,18 +523,25 @@ def classify_pixels(config: GridConfig, pix: FloatArray, exp_l: FloatArray,
     return dark.astype(np.float32), white.astype(np.float32)
 
 
+def _reference_gain(lab: FloatArray, sampler: GridSampler, reference: GridReference
+                    ) -> tuple[FloatArray, float]:
+    """The reference's disc pixels, and the gain that matches the board's lightness
+    now to the reference's (the light may have changed since), from the pixels
+    between the places."""
+    ref_pix, _ = _take(reference.lab, sampler.disc)
+    now_between, bvalid = _take(lab, sampler.between)
+    ref_between, _ = _take(reference.lab, sampler.between)
+    ratios = now_between[..., 0][bvalid] / np.maximum(ref_between[..., 0][bvalid], 1.0)
+    return ref_pix, float(np.median(ratios)) if ratios.size else 1.0
+
+
 def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
               reference: GridReference | None = None) -> GridReading:
     """Stage: every place of the warp read as empty, black or white."""
     lab = to_lab(warped)
     pix, valid = _take(lab, sampler.disc)
     if reference is not None:
-        ref_pix, _ = _take(reference.lab, sampler.disc)
-        now_between, bvalid = _take(lab, sampler.between)
-        ref_between, _ = _take(reference.lab, sampler.between)
-        # The light may have changed since the reference: match the boards' lightness.
-        ratios = now_between[..., 0][bvalid] / np.maximum(ref_between[..., 0][bvalid], 1.0)
-        gain = float(np.median(ratios)) if ratios.size else 1.0
+        ref_pix, gain = _reference_gain(lab, sampler, reference)
         exp_l = ref_pix[..., 0] * gain
         exp_ab = ref_pix[..., 1:]
     log_l, ab = board_expectation(config, sampler, lab)
@@ -546,22 +572,84 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
     black = dark_frac >= config.black_share * total
     labels[stone & black] = BLACK
     labels[stone & ~black & ~not_white] = WHITE
-    if sampler.rim is not None:
-        edges = rim_edges(lab, warped.shape[:2], sampler.rim)
-        outlined = (~stone) & (edges >= config.rim_edge)
-        level = np.nanmedian(np.where(valid, pix[..., 0], np.nan), axis=1)
-        chroma = np.nanmedian(np.where(valid, np.linalg.norm(pix[..., 1:], axis=-1), np.nan),
-                              axis=1)
-        board_l = np.asarray(exp_l_board).ravel()
-        board_c = np.maximum(np.linalg.norm(np.asarray(exp_ab_board).reshape(-1, 2), axis=1),
-                             config.board_min_chroma)
-        pale = (level >= config.rim_light * board_l) & (
-            (chroma < config.rim_grey * board_c) | (edges >= config.rim_sharp))
-        labels[outlined & pale] = WHITE
+    if sampler.spec.kind == "cells":
+        labels = cell_labels(config, sampler, lab, warped.shape[:2], exp_l_board, exp_ab_board,
+                             reference)
     cols = sampler.spec.cols
     grid = tuple("".join(labels[r * cols:(r + 1) * cols]) for r in range(sampler.spec.rows))
     return GridReading(grid, tuple(float(v) for v in dark_frac),
                        tuple(float(v) for v in white_frac))
+
+
+CELL_FEATURES = ("log1p colour distance", "log1p rim edge", "log1p lightness spread",
+                 "|log darker quarter|", "|log lighter quarter|", "|log median|")
+CELL_FEATURES_REF = (*CELL_FEATURES, "log1p change", "log1p colour change")
+
+
+def cell_features(sampler: GridSampler, lab: FloatArray, shape: tuple[int, ...],
+                  exp_l: FloatArray, exp_ab: FloatArray, reference: GridReference | None = None
+                  ) -> tuple[FloatArray, FloatArray]:
+    """Per square of a cell grid: the features of its stone score (``CELL_FEATURES``,
+    and ``CELL_FEATURES_REF`` with a reference) and its disc's darker quarter's
+    lightness (Lab L).
+
+    Against the board there (``exp_l``, ``exp_ab`` from :func:`board_expectation`):
+    how far the disc's colour is from the square's, how sharp the ring where a
+    stone's outline is seen, how uneven the disc's lightness, and how far its
+    lightness quartiles and median are from the square's; with a reference,
+    how far each pixel changed since the empty board (its light matched).
+    """
+    assert sampler.rim is not None
+    pix, valid = _take(lab, sampler.disc)
+    light = np.where(valid, pix[..., 0], np.nan)
+    level = np.maximum(exp_l, 1.0)
+    colour = np.nanmedian(np.where(valid, np.linalg.norm(pix[..., 1:] - exp_ab[:, None, :],
+                                                         axis=-1), np.nan), axis=1)
+    low, mid, high = np.nanpercentile(light, [25, 50, 75], axis=1)
+    columns = [np.log1p(colour), np.log1p(rim_edges(lab, shape, sampler.rim)),
+               np.log1p(np.nanstd(light, axis=1)),
+               np.abs(np.log(np.maximum(low / level, 1e-3))),
+               np.abs(np.log(np.maximum(high / level, 1e-3))),
+               np.abs(np.log(np.maximum(mid / level, 1e-3)))]
+    if reference is not None:
+        ref_pix, gain = _reference_gain(lab, sampler, reference)
+        ab_change = np.sum((pix[..., 1:] - ref_pix[..., 1:]) ** 2, axis=-1)
+        change = np.sqrt((pix[..., 0] - gain * ref_pix[..., 0]) ** 2 + ab_change)
+        columns += [np.log1p(np.nanmedian(np.where(valid, change, np.nan), axis=1)),
+                    np.log1p(np.nanmedian(np.where(valid, np.sqrt(ab_change), np.nan), axis=1))]
+    features = np.nan_to_num(np.stack(columns, axis=1), nan=0.0, posinf=10.0)
+    return np.asarray(features, np.float32), np.asarray(np.nan_to_num(low, nan=0.0), np.float32)
+
+
+def light_square_level(sampler: GridSampler, exp_l: FloatArray) -> FloatArray:
+    """Per square: the light squares' lightness there (its own, or its neighbours')."""
+    rows, cols = sampler.spec.rows, sampler.spec.cols
+    level = exp_l.reshape(rows, cols)
+    parity = sampler.place_parity.reshape(rows, cols)
+    means = [float(level[parity == p].mean()) if (parity == p).any() else 0.0 for p in (0, 1)]
+    lighter = int(np.argmax(means))
+    padded = np.pad(level, 1, mode="edge")
+    around = (padded[:-2, 1:-1] + padded[2:, 1:-1] + padded[1:-1, :-2] + padded[1:-1, 2:]) / 4
+    return np.asarray(np.where(parity == lighter, level, around).ravel(), np.float32)
+
+
+def cell_labels(config: GridConfig, sampler: GridSampler, lab: FloatArray,
+                shape: tuple[int, ...], exp_l: FloatArray, exp_ab: FloatArray,
+                reference: GridReference | None = None) -> npt.NDArray[np.str_]:
+    """Every square of a cell grid read: a stone where its fitted score is positive,
+    black where its disc's darker quarter is far darker than the light squares."""
+    features, low = cell_features(sampler, lab, shape, exp_l, exp_ab, reference)
+    weights = np.array(config.cell_weights_ref if reference is not None
+                       else config.cell_weights, np.float64)
+    if len(weights) != features.shape[1] + 1:
+        raise VisionError(f"the cell score needs {features.shape[1] + 1} weights, "
+                          f"not {len(weights)}")
+    score = weights[0] + features.astype(np.float64) @ weights[1:]
+    black = low < config.cell_black_level * light_square_level(sampler, exp_l)
+    labels = np.full(len(score), EMPTY)
+    labels[(score > 0) & black] = BLACK
+    labels[(score > 0) & ~black] = WHITE
+    return labels
 
 
 def rim_edges(lab: FloatArray, shape: tuple[int, ...], rim: IntArray) -> FloatArray:
@@ -610,7 +698,8 @@ def classify_grid(config: GridConfig, image: Image, geometry: GridGeometry,
     return read_grid(config, sampler, warp_grid(config, image, geometry), ref)
 
 
-def corners_of(points: Sequence[Sequence[float]]) -> tuple[Point, Point, Point, Point]:
+def corners_of(points: Sequence[Sequence[float]] | AnyFloatArray
+               ) -> tuple[Point, Point, Point, Point]:
     """Four points in image order: top-left, top-right, bottom-right, bottom-left."""
     pts = np.array(points, np.float64).reshape(4, 2)
     centre = pts.mean(axis=0)

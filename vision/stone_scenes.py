@@ -218,7 +218,7 @@ def random_stone_scene(rng: np.random.Generator, spec: GridSpec, *,
         black=black, white=white,  # type: ignore[arg-type]
         light=light,
         gradient=(rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35), rng.uniform(0.75, 1.15)),
-        tint=tuple(rng.uniform(0.9, 1.1, 3)),  # type: ignore[arg-type]
+        tint=tuple(rng.uniform(0.9, 1.1, 3)),
         table=tuple(int(v) for v in rng.integers(40, 220, 3)),  # type: ignore[arg-type]
         noise=rng.uniform(1.0, 4.0), blur=rng.uniform(0.0, 1.0),
         jpeg_quality=int(rng.integers(55, 95)),
@@ -266,7 +266,8 @@ def _texture(scene: StoneScene, tex_per_mm: float) -> tuple[Image, float, float]
         x1, y1 = pt(hx + border[0], hy + border[1])
         if scene.board != "vinyl":
             stripes = grain_rng.normal(0, 1, (x1 - x0,)).astype(np.float32)
-            stripes = cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 2.0).ravel() * 14
+            stripes = np.asarray(cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 2.0),
+                                 np.float32).ravel() * 14
             waves = np.sin(np.linspace(0, grain_rng.uniform(6, 20), y1 - y0))[:, None] * 4
             grain = stripes[None, :] + waves
             tex[y0:y1, x0:x1] = np.clip(tex[y0:y1, x0:x1].astype(np.float32)
@@ -295,7 +296,8 @@ def _texture(scene: StoneScene, tex_per_mm: float) -> tuple[Image, float, float]
             x0, y0 = pt(-hx, -hy)
             x1, y1 = pt(hx, hy)
             stripes = grain_rng.normal(0, 1, (max(x1 - x0, y1 - y0),)).astype(np.float32)
-            stripes = cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 2.0).ravel() * 9
+            stripes = np.asarray(cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 2.0),
+                                 np.float32).ravel() * 9
             area = tex[y0:y1, x0:x1].astype(np.float32)
             area += stripes[None, :x1 - x0, None]
             tex[y0:y1, x0:x1] = np.clip(area, 0, 255)
@@ -398,8 +400,8 @@ def render_stones(scene: StoneScene, seed: int = 0) -> Image:
         ground[:, 2] = 0
         cv2.fillPoly(hand_shadow, [np.round(cam.project(ground)).astype(np.int32)], 1.0)
     k = max(3, int(w / 250) | 1)
-    shadow = cv2.GaussianBlur(shadow, (k, k), 0)
-    hand_shadow = cv2.GaussianBlur(hand_shadow, (4 * k + 1, 4 * k + 1), 0)
+    shadow = np.asarray(cv2.GaussianBlur(shadow, (k, k), 0), np.float32)
+    hand_shadow = np.asarray(cv2.GaussianBlur(hand_shadow, (4 * k + 1, 4 * k + 1), 0), np.float32)
     darken = 1 - scene.shadow_strength * np.clip(shadow + 0.7 * hand_shadow, 0, 1)
     image = (image.astype(np.float32) * darken[..., None]).astype(np.uint8)
 
@@ -446,18 +448,19 @@ def render_stones(scene: StoneScene, seed: int = 0) -> Image:
             level = 245.0 if glossy else 200.0
             cv2.fillConvexPoly(image, spot, (level, level, level), cv2.LINE_AA, 4)
 
-    for pts, colour in hand_polys:
-        shade = np.array(colour, np.float32) * (0.8 + 0.2 * light[2])
+    for pts, hand_colour in hand_polys:
+        shade = np.array(hand_colour, np.float32) * (0.8 + 0.2 * light[2])
         cv2.fillPoly(image, [np.round(cam.project(pts) * 16).astype(np.int32)],
                      tuple(float(v) for v in shade), cv2.LINE_AA, 4)
 
-    a, b, brightness = scene.gradient
+    slope_x, slope_y, brightness = scene.gradient
     xs = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
     ys = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
-    gain = brightness * (1 + a * xs + b * ys)
-    out = image.astype(np.float32) * gain[..., None] * np.array(scene.tint, np.float32)
+    gain = brightness * (1 + slope_x * xs + slope_y * ys)
+    out: npt.NDArray[np.float32] = np.asarray(
+        image.astype(np.float32) * gain[..., None] * np.array(scene.tint, np.float32), np.float32)
     if scene.blur > 0.2:
-        out = cv2.GaussianBlur(out, (0, 0), scene.blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), scene.blur), np.float32)
     out += rng.normal(0, scene.noise, out.shape).astype(np.float32)
     result = np.clip(out, 0, 255).astype(np.uint8)
     _ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
