@@ -47,6 +47,22 @@ class VisionConfig:
     # 80 read the real photos best (4 wrong; 5 or 6 at 70, 4 at 90, which cost
     # a fifth more synthetic errors without a reference).
     dim_light_l: float = 80.0
+    # Without a reference: "net" reads every square with the learned square
+    # network (vision/occupancy.onnx, vision.square_net), "features" with the
+    # hand-made features, the occupancy model and the rules below.
+    board_reader: str = "net"
+    # With a reference, the squares a nearer piece's silhouette reaches take the
+    # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
+    # (squares.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,
+    # ordinary and leaning) the hand-made reading has 10 and 62 squares wrong;
+    # with the network's label on every such square 5 and 8, with this bound
+    # 3 and 17; on 120 + 50 others (streams 3 and 101) 13 and 78 wrong, then 17
+    # and 15, and 12 and 29 with the bound.
+    # Off: it also empties, sure of itself, a white pawn hidden behind a black
+    # king that the hand-made reading gets right (tests/vision/test_vision_squares.py,
+    # seed 4: log-odds -7.2).
+    net_under_tops: bool = False
+    net_under_tops_logit: float = 4.0
     # A weak square (logit below this) that a clearly stronger neighbour's piece,
     # up to tall_piece_squares high, leans over is the neighbour's top. With a
     # reference, and without one: on the 2,000-scene accuracy run (occupancy
@@ -66,6 +82,28 @@ class VisionConfig:
     # reads as a piece in the reader's test video; any colour and a gap of 3,
     # as for lean_explain_logit, gives 133.
     top_explain_logit: float = 6.0
+    # The silhouette of a tall piece (vision.leaning): up to top_height_squares
+    # high (a tournament king is about 1.9 squares) and top_radius_squares wide.
+    # A square a nearer occupied square's silhouette reaches is empty when at
+    # least foot_min_visible of its footprint (the disc of foot_radius round its
+    # centre, where a piece's base meets the board) lies outside the silhouettes
+    # in front and less than foot_piece_fraction of that part differs from the
+    # empty board (Lab distance over foot_unlike, shadows allowed for).
+    top_height_squares: float = 1.9
+    top_radius_squares: float = 0.32
+    foot_radius: float = 0.3
+    foot_probe_height: float = 0.7
+    foot_probe_radius: float = 0.2
+    foot_min_visible: float = 0.25
+    foot_piece_fraction: float = 0.3
+    foot_unlike: float = 12.0
+    # A square almost all of whose probes a nearer piece's silhouette hides is
+    # empty when its score is below foot_hidden_logit (with a reference; a white
+    # pawn behind a black king scored 5.8 to 6.8 in tests) or
+    # foot_hidden_logit_board (without one, for board_reader="features"; off: at
+    # 3.0 it took the 150-scene test run from 77 to 100 wrong squares).
+    foot_hidden_logit: float = 5.5
+    foot_hidden_logit_board: float = float("-inf")
     top_explain_gap: float = 11.0
     # Without a reference, unsure squares (logit between these) are settled by
     # their round outline against the board's sure squares (vision.outline_vote):

@@ -26,8 +26,10 @@ import numpy.typing as npt
 
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
+from vision.leaning import LeanTable, lean_table, settle_by_base
 from vision.occupancy import board_model, reference_model
 from vision.outline_vote import outline_vote
+from vision.square_net import CLASSES, TileMaps, load_net, square_inputs, tile_maps
 
 LOGGER = logging.getLogger(__name__)
 
@@ -66,6 +68,8 @@ class SquareSampler:
     covers: npt.NDArray[np.bool_]  # (64, 64) [a, b]: a tall piece on a leans over b's disc
     origin: int  # where the board crop starts in the warp (pixels, both axes)
     crop: int  # the crop's side
+    lean: LeanTable  # every square's footprint and the silhouettes that cover it
+    tiles: TileMaps  # where the square network's tiles are sampled
 
     def cut(self, warped: Image) -> Image:
         """The part of a warp the indices refer to: the board and 2 pixels around it."""
@@ -154,7 +158,9 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
                          np.stack(bases), core.astype(np.intp), _halves(core_dy, core_dx, away),
                          quarters,
                          np.array(centres, np.float32), np.array(light),
-                         _covers(config, np.array(centres), np.array(leans)), origin, crop)
+                         _covers(config, np.array(centres), np.array(leans)), origin, crop,
+                         lean_table(config, (cam_x, cam_y, cam_h), crop),
+                         tile_maps(config, geometry))
 
 
 def _covers(config: VisionConfig, centres: FloatArray, leans: FloatArray
@@ -395,6 +401,7 @@ class Reference:
     isotropic: FloatArray  # (64, 2) isotropic_edges of the empty board
     log_bgr: FloatArray  # (3, 64, n) log(B, G, R + SHADE_OFFSET) on the sample discs
     models: tuple[FloatArray, FloatArray]  # square_models of the empty board
+    foot: FloatArray  # (64, f, 3) Lab on the footprints (sampler.lean)
 
 
 SHADE_OFFSET = 4.0  # grey levels added before a logarithm: noise in dark pixels
@@ -419,7 +426,7 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
                      lab[sampler.base], edges[sampler.base], texture,
                      np.square(texture).sum(axis=1), texture.std(axis=1),
                      isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board),
-                     square_models(config, sampler, lab))
+                     square_models(config, sampler, lab), lab[sampler.lean.footprint])
 
 
 def _expectation(sampler: SquareSampler, grads: Gradients, reference: Reference | None,
@@ -505,6 +512,20 @@ class Evidence:
     light_model: FloatArray  # (64, 3) the light-square colour at each square
     features: FloatArray  # (64, FEATURES)
     light_squares: npt.NDArray[np.bool_]  # (64,) which squares are light
+    foot_unlike: npt.NDArray[np.bool_]  # (64, f) footprint pixels unlike the empty board
+
+
+def exposed_board(config: VisionConfig, sampler: SquareSampler, board: Image,
+                  lab: FloatArray) -> tuple[Image, FloatArray, tuple[FloatArray, FloatArray]]:
+    """Without a reference: the cut board (and its Lab) brightened when dim
+    (see brightening), and its light and dark square models."""
+    models = square_models(config, sampler, lab)
+    exposure = brightening(config, float(np.median(models[0][:, 0])))
+    if exposure > 1.0:
+        board = np.asarray(cv2.convertScaleAbs(board, alpha=exposure), np.uint8)
+        lab = to_lab(board)
+        models = square_models(config, sampler, lab)
+    return board, lab, models
 
 
 def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -515,12 +536,8 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     if reference is not None and not isinstance(reference, Reference):
         reference = prepare_reference(config, sampler, reference)
     if reference is None:
-        models, gain = square_models(config, sampler, lab), 1.0
-        exposure = brightening(config, float(np.median(models[0][:, 0])))
-        if exposure > 1.0:
-            board = np.asarray(cv2.convertScaleAbs(board, alpha=exposure), np.uint8)
-            lab = to_lab(board)
-            models = square_models(config, sampler, lab)
+        board, lab, models = exposed_board(config, sampler, board, lab)
+        gain = 1.0
     else:
         # The empty board's square colours, corrected for a global change of light.
         gain = _mode_ratio(lab[:, 0][sampler.ring], reference.ring_l)
@@ -540,7 +557,14 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
         features = np.concatenate(
             [features, reference_features(sampler, pixels, expected, reference, grads, board)],
             axis=1)
-    return Evidence(lab, pixels, expected, models[0], features, sampler.light)
+    foot = lab[sampler.lean.footprint]
+    if reference is None:
+        foot_expected = np.where(sampler.light[:, None], models[0], models[1])[:, None, :]
+    else:
+        foot_expected = reference.foot * np.array([gain, 1.0, 1.0], np.float32)
+    _ratio, foot_d2, _shadowed = shadow_distances(config, foot, foot_expected)
+    foot_unlike = foot_d2 > np.float32(config.foot_unlike ** 2)
+    return Evidence(lab, pixels, expected, models[0], features, sampler.light, foot_unlike)
 
 
 def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -549,16 +573,28 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
     ``reference`` is an empty-board warp (or one measured by prepare_reference).
 
-    Occupancy is scored from :func:`square_features` by the small networks of
+    Without a reference (and ``config.board_reader == "net"``) the learned
+    square network reads every square (:func:`read_by_net`). Otherwise
+    occupancy is scored from :func:`square_features` by the small networks of
     :mod:`vision.occupancy` (one for reading against a reference, one
-    without). ``occupancy`` in the reading is that score's logit (> 0: occupied).
+    without), then the lean rules and :func:`vision.leaning.settle_by_base`.
+    ``occupancy`` in the reading is that score's logit (> 0: occupied).
     """
+    if reference is None and config.board_reader == "net":
+        return read_by_net(config, sampler, warped)
     evidence = gather_evidence(config, sampler, warped, reference)
     model = reference_model() if reference is not None else board_model()
     logit = model.logit(evidence.features)
     threshold = config.lean_explain_logit if reference is not None \
         else config.lean_explain_logit_board
     occupied = explain_leans(sampler, logit, threshold)
+    # Without a reference a piece's base is told from the board by its colour
+    # only, which a boxwood piece on a maple square hardly changes (real photos):
+    # there only the squares hidden behind a nearer piece are settled.
+    occupied = settle_by_base(config, sampler.lean, occupied,
+                              evidence.foot_unlike if reference is not None else None, logit,
+                              config.foot_hidden_logit if reference is not None
+                              else config.foot_hidden_logit_board)
     if reference is None:
         occupied = outline_vote(config, logit, occupied, evidence.features[:, BOARD_OUTLINE],
                                 sampler.light, sampler.covers,
@@ -566,8 +602,63 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     labels, white_above = _colours(config, sampler, evidence, occupied)
     if reference is not None:
         labels = explain_tops(config, sampler, evidence, logit, labels, white_above)
+        if config.net_under_tops:
+            labels = net_under_tops(config, sampler, warped, labels, evidence.lab)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))
+
+
+def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
+               which: IntArray | None = None, lab: FloatArray | None = None) -> FloatArray:
+    """The square network's logits (64 or len(which), 4: empty, white, black,
+    blue; see vision.square_net) of a warp, read as without a reference (the
+    board's own square colours are the baseline). ``lab``, if given, is the
+    cut board's Lab (to_lab), already measured."""
+    board = sampler.cut(warped)
+    _board, lab, (light, dark) = exposed_board(config, sampler, board,
+                                               to_lab(board) if lab is None else lab)
+    own = np.where(sampler.light[:, None], light, dark).astype(np.float32)
+    side = sampler.crop
+    return load_net().logits(square_inputs(sampler.tiles, lab.reshape(side, side, 3), own,
+                                           which))
+
+
+def piece_log_odds(logits: FloatArray) -> FloatArray:
+    """Per row of square-network logits: log P(a piece) - log P(empty)."""
+    top = logits[:, 1:].max(axis=1)
+    piece = top + np.log(np.exp(logits[:, 1:] - top[:, None]).sum(axis=1))
+    return np.asarray(piece - logits[:, 0], np.float32)
+
+
+def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
+    """Stage (without a reference, ``config.board_reader == "net"``): every
+    square's label is the square network's most likely class; ``occupancy``
+    is the log-odds of a piece against an empty square."""
+    logits = net_logits(config, sampler, warped)
+    labels = "".join(CLASSES[i] for i in logits.argmax(axis=1))
+    grid = tuple(labels[row * 8:(row + 1) * 8] for row in range(8))
+    return SquareReading(grid, tuple(float(v) for v in piece_log_odds(logits)))
+
+
+def net_under_tops(config: VisionConfig, sampler: SquareSampler, warped: Image,
+                   labels: list[str], lab: FloatArray | None = None) -> list[str]:
+    """Stage (with a reference): the squares that a nearer piece's silhouette
+    reaches (vision.leaning) take the square network's label where it is sure
+    (its log-odds of a piece beyond +-net_under_tops_logit). The reference
+    shows that something changed there, not whether it is a piece's base or
+    the top of the piece in front; the network, which sees each square's tile
+    turned along its lean, learned that from the synthetic scenes."""
+    occupied = np.array([label != EMPTY for label in labels])
+    reached = np.flatnonzero(sampler.lean.reaches[occupied].any(axis=0))
+    if not len(reached):
+        return labels
+    logits = net_logits(config, sampler, warped, reached, lab)
+    sure = np.abs(piece_log_odds(logits)) > config.net_under_tops_logit
+    out = list(labels)
+    for square, index, take in zip(reached, logits.argmax(axis=1), sure, strict=True):
+        if take:
+            out[square] = CLASSES[index]
+    return out
 
 
 def unexplained(config: VisionConfig, sampler: SquareSampler,

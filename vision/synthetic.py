@@ -148,12 +148,13 @@ def _look_at(position: Vec, target: Vec, up: Vec) -> tuple[tuple[float, ...], ..
 
 def random_camera(rng: np.random.Generator, square_mm: float,
                   size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0,
-                  margin_squares: float = 0.6) -> Camera:
-    """A camera above the table that sees the board and ``margin_squares`` around it."""
+                  margin_squares: float = 0.6, min_tilt_deg: float = 0.0) -> Camera:
+    """A camera above the table that sees the board and ``margin_squares`` around it,
+    tilted ``min_tilt_deg`` to ``max_tilt_deg`` from straight down."""
     w, h = size
     half = 4 * square_mm
     for attempt in range(1000):
-        tilt = math.radians(rng.uniform(0, max_tilt_deg))
+        tilt = math.radians(rng.uniform(min_tilt_deg, max_tilt_deg))
         azimuth = rng.uniform(0, 2 * math.pi)
         distance = rng.uniform(550, 1000) * square_mm / 50
         position = np.array([math.sin(tilt) * math.cos(azimuth) * distance,
@@ -178,16 +179,18 @@ def random_camera(rng: np.random.Generator, square_mm: float,
     raise RuntimeError("could not place a camera that sees the board")
 
 
-def random_pieces(rng: np.random.Generator, fraction: float,
-                  blue_share: float = 0.15) -> dict[chess.Square, tuple[str, int]]:
-    """Pieces on a random ``fraction`` of the squares, white, black or blue."""
+def random_pieces(rng: np.random.Generator, fraction: float, blue_share: float = 0.15,
+                  kinds: tuple[int, ...] | None = None) -> dict[chess.Square, tuple[str, int]]:
+    """Pieces on a random ``fraction`` of the squares, white, black or blue, of
+    the types ``kinds`` (all six when None)."""
     pieces: dict[chess.Square, tuple[str, int]] = {}
     for square in chess.SQUARES:
         if rng.random() < fraction:
             roll = rng.random()
             colour = "blue" if roll < blue_share else ("white" if roll < (1 + blue_share) / 2
                                                        else "black")
-            kind = int(rng.integers(1, 7))
+            kind = int(rng.integers(1, 7)) if kinds is None \
+                else kinds[int(rng.integers(len(kinds)))]
             pieces[square] = (colour, kind)
     return pieces
 
@@ -205,13 +208,16 @@ def random_hand(rng: np.random.Generator, square_mm: float) -> Hand:
 def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
                  hand: bool = False, markers: bool | None = None,
                  size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0,
-                 matched_colours: bool = False) -> Scene:
+                 matched_colours: bool = False, min_tilt_deg: float = 0.0,
+                 kinds: tuple[int, ...] | None = None) -> Scene:
     """A random scene; ``fraction`` of squares occupied (random when None).
 
     ``matched_colours`` draws the black pieces from the dark squares' colours
     and the white ones from the light squares' (dark wood on walnut, boxwood on
     maple), the hardest case for a reader; it draws more random numbers after
-    all the others, so the scenes without it are unchanged.
+    all the others, so the scenes without it are unchanged. ``min_tilt_deg``
+    (the camera's least tilt from straight down) and ``kinds`` (the piece types
+    to draw from, all when None) leave the random stream as it is.
     """
     square_mm = rng.uniform(40, 57)
     scheme = list(SCHEMES)[int(rng.integers(len(SCHEMES)))]
@@ -228,10 +234,11 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
     with_markers = bool(rng.random() < 0.5) if markers is None else markers
     scene = Scene(
         camera=random_camera(rng, square_mm, size, max_tilt_deg,
-                             1.25 if with_markers else 0.6),
+                             1.25 if with_markers else 0.6, min_tilt_deg),
         scheme=scheme,
         square_mm=square_mm,
-        pieces=random_pieces(rng, rng.uniform(0.0, 0.6) if fraction is None else fraction),
+        pieces=random_pieces(rng, rng.uniform(0.0, 0.6) if fraction is None else fraction,
+                             kinds=kinds),
         piece_colors=piece_colors,
         light=light,
         gradient=(rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35), rng.uniform(0.75, 1.15)),
@@ -255,6 +262,18 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
 
     colours = {**piece_colors, "black": near(dark_sq, 0.5, 0.95), "white": near(light_sq, 0.9, 1.1)}
     return dataclasses.replace(scene, piece_colors=colours)
+
+
+TALL_KINDS = (chess.QUEEN, chess.KING, chess.BISHOP)
+
+
+def leaning_scene(rng: np.random.Generator) -> Scene:
+    """A scene that tests leaning tops: a camera 45 to 60 degrees above the
+    horizon (30 to 45 from straight down), a sparse board (10 to 30% of the
+    squares) of tall pieces (bishops, queens, kings), so most stand in front
+    of empty squares that their tops cover in the picture."""
+    return random_scene(rng, fraction=float(rng.uniform(0.1, 0.3)), min_tilt_deg=30.0,
+                        max_tilt_deg=45.0, kinds=TALL_KINDS)
 
 
 # Rendering ------------------------------------------------------------------

@@ -1,0 +1,101 @@
+"""The camera reader on real chessboard photos (``tests/vision/data/real_boards``).
+
+Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out]`` (default: both).
+Every photo is read as ``raindrop vision classify --corners`` reads it: from its
+labelled corners, without an empty-board reference. Every wrong square is printed
+(photo, square, expected, read), then the squares right per split and per board.
+
+The peer, measured in the same run on the same photos and corners, is a plain
+reader: the median grey of the middle half of each square (top-down, 32 pixels a
+square) against the median of the squares of its colour; more than 18 grey levels
+away is a piece, white when lighter than the midpoint of the two square colours'
+medians, else black. Its error count over the reader's is the ratio line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+import cv2
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.real_boards import SPLITS, RealBoardPhoto, load_real_boards, read_board, wrong_squares
+
+SQUARE = 32
+PIECE_LEVELS = 18.0
+
+
+def plain_read(photo: RealBoardPhoto) -> tuple[str, ...]:
+    """The plain peer's grid (rank 8 first): grey level against the square colours."""
+    grey = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
+    side = 8 * SQUARE
+    target = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    matrix = cv2.getPerspectiveTransform(np.float32(photo.geometry.corners), target)
+    board = cv2.warpPerspective(grey, matrix, (side, side)).astype(np.float32)
+    q = SQUARE // 4
+    levels = np.array([[np.median(board[r * SQUARE + q:(r + 1) * SQUARE - q,
+                                        c * SQUARE + q:(c + 1) * SQUARE - q])
+                        for c in range(8)] for r in range(8)])
+    light = (np.add.outer(np.arange(8), np.arange(8)) % 2) == 0  # a8 is light
+    light_level = float(np.median(levels[light]))
+    dark_level = float(np.median(levels[~light]))
+    middle = (light_level + dark_level) / 2
+    rows = []
+    for r in range(8):
+        row = ""
+        for c in range(8):
+            own = light_level if light[r, c] else dark_level
+            if abs(levels[r, c] - own) <= PIECE_LEVELS:
+                row += "."
+            else:
+                row += "w" if levels[r, c] > middle else "b"
+        rows.append(row)
+    return tuple(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=SPLITS, help="one part only (default: both)")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    config = VisionConfig()
+    photos = load_real_boards(split=args.split)
+    wrong: Counter[str] = Counter()
+    peer_wrong: Counter[str] = Counter()
+    squares: Counter[str] = Counter()
+    reader_s = peer_s = 0.0
+    for photo in photos:
+        start = time.perf_counter()
+        read = read_board(config, photo)
+        reader_s += time.perf_counter() - start
+        start = time.perf_counter()
+        plain = plain_read(photo)
+        peer_s += time.perf_counter() - start
+        misread = wrong_squares(photo.grid, read)
+        for key in (photo.split, f"{photo.split} {photo.board}"):
+            squares[key] += 64
+            wrong[key] += len(misread)
+            peer_wrong[key] += len(wrong_squares(photo.grid, plain))
+        for item in misread:
+            square, change = item.split()
+            expected, got = change.split("->")
+            print(f"{photo.split:8s} {photo.path.name:14s} {square}  "
+                  f"expected {expected}  read {got}")
+    print()
+    for key in sorted(squares):
+        n, bad = squares[key], wrong[key]
+        print(f"{key:17s} {n // 64:3d} photos: {n - bad} of {n} squares right "
+              f"({100 * (n - bad) / n:.2f}%), {bad} wrong; plain peer {peer_wrong[key]} wrong")
+    total, peer_total = sum(wrong[s] for s in SPLITS), sum(peer_wrong[s] for s in SPLITS)
+    print(f"ratio plain peer / reader (wrong squares): {peer_total / max(total, 1):.2f} "
+          f"({peer_total} / {total}); time a photo: reader {1e3 * reader_s / len(photos):.1f} ms, "
+          f"peer {1e3 * peer_s / len(photos):.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""Tall pieces' silhouettes from the camera pose, and reading a square by its base."""
+
+from __future__ import annotations
+
+import math
+
+import chess
+import numpy as np
+
+from vision import synthetic
+from vision.config import VisionConfig
+from vision.geometry import warp
+from vision.leaning import lean_table, settle_by_base, silhouette
+from vision.squares import make_sampler, read_squares
+
+CONFIG = VisionConfig()
+
+
+def test_a_silhouette_is_the_piece_projected_along_the_camera_rays() -> None:
+    camera = (4.0, 12.0, 10.0)  # over the board's middle file, 4 squares beyond rank 1
+    circles, radii = silhouette(camera, (4.5, 4.5), 2.0, 0.3)
+    assert np.allclose(circles[0], (4.5, 4.5)) and math.isclose(radii[0], 0.3, rel_tol=1e-6)
+    # The top, 2 squares up, lands 10 / 8 as far from the camera's ground point.
+    assert np.allclose(circles[-1], (4.0 + 0.5 * 1.25, 12.0 - 7.5 * 1.25), atol=1e-5)
+    assert math.isclose(radii[-1], 0.3 * 1.25, rel_tol=1e-6)
+
+
+def test_a_low_camera_makes_a_piece_reach_squares_behind_it_only() -> None:
+    table = lean_table(CONFIG, (4.0, 14.0, 8.0), 8 * CONFIG.square_px + 4)
+    e4 = 4 * 8 + 4  # row 4 from rank 8, file e
+    reached = set(np.flatnonzero(table.reaches[e4]))
+    assert {3 * 8 + 4, 2 * 8 + 4} <= reached  # e5 and e6, away from the camera
+    assert 5 * 8 + 4 not in reached  # e3, towards it
+    assert table.order[0] // 8 == 7 and table.order[-1] // 8 == 0  # rank 1 nearest
+
+
+def test_a_square_whose_visible_base_shows_board_is_empty() -> None:
+    table = lean_table(CONFIG, (4.0, 10.0, 20.0), 8 * CONFIG.square_px + 4)
+    e4, e5 = 4 * 8 + 4, 3 * 8 + 4
+    occupied = np.zeros(64, bool)
+    occupied[[e4, e5]] = True
+    logit = np.full(64, 10.0, np.float32)
+    unlike = np.zeros((64, table.footprint.shape[1]), bool)
+    unlike[e4] = True
+    visible = ~table.hidden[e4, e5] & table.inside[e5]
+    assert visible.mean() >= CONFIG.foot_min_visible
+    assert not settle_by_base(CONFIG, table, occupied, unlike, logit, 5.5)[e5]
+    unlike[e5] = True  # its base differs from the board: a piece
+    assert settle_by_base(CONFIG, table, occupied, unlike, logit, 5.5)[e5]
+    assert settle_by_base(CONFIG, table, occupied, unlike, logit, 5.5)[e4]
+
+
+def test_a_hidden_square_is_decided_by_its_score() -> None:
+    table = lean_table(CONFIG, (4.0, 14.0, 8.0), 8 * CONFIG.square_px + 4)
+    e4, e5 = 4 * 8 + 4, 3 * 8 + 4
+    assert not (~table.hidden[e4, e5] & table.inside[e5]).any()  # all behind the e4 piece
+    occupied = np.zeros(64, bool)
+    occupied[[e4, e5]] = True
+    unlike = np.ones((64, table.footprint.shape[1]), bool)
+    logit = np.full(64, 10.0, np.float32)
+    assert settle_by_base(CONFIG, table, occupied, unlike, logit, 5.5)[e5]
+    logit[e5] = 4.0
+    assert not settle_by_base(CONFIG, table, occupied, unlike, logit, 5.5)[e5]
+    # Without the e4 piece nothing stands in front of e5.
+    occupied[e4] = False
+    assert settle_by_base(CONFIG, table, occupied, unlike, logit, 5.5)[e5]
+
+
+def test_leaning_scenes_look_from_45_to_60_degrees_with_tall_pieces() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        scene = synthetic.leaning_scene(rng)
+        x, y, z = scene.camera.position
+        elevation = math.degrees(math.atan2(z, math.hypot(x, y)))
+        assert 44.9 <= elevation <= 60.1
+        assert {kind for _, kind in scene.pieces.values()} <= set(synthetic.TALL_KINDS)
+
+
+def test_a_kings_top_over_an_empty_square_is_not_read_as_a_piece() -> None:
+    """A low camera, a king in front of empty squares: its top lands on them."""
+    rng = np.random.default_rng(8)
+    scene = synthetic.leaning_scene(rng)
+    geometry = scene.geometry()
+    sampler = make_sampler(CONFIG, geometry)
+    cam_x, cam_y, _ = geometry.camera_position()
+    # The square nearest the camera's ground point that has two squares behind it.
+    near = min(range(64), key=lambda s: math.hypot(s % 8 + 0.5 - cam_x, s // 8 + 0.5 - cam_y))
+    pieces = {chess.square(near % 8, 7 - near // 8): ("white", chess.KING)}
+    image = synthetic.render(scene.with_pieces(pieces), 8)
+    reached = np.flatnonzero(sampler.lean.reaches[near])
+    assert len(reached)
+    empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 9), geometry)
+    for reference in (empty, None):
+        grid = "".join(read_squares(CONFIG, sampler, warp(CONFIG, image, geometry),
+                                    reference).grid)
+        assert grid[near] == "w"
+        assert grid.count(".") == 63

@@ -1,0 +1,162 @@
+"""Which squares a tall piece's picture covers, and reading a square by its base.
+
+Seen from a camera at height ``h`` over the board (in squares, from the
+board's corners: :meth:`vision.geometry.BoardGeometry.camera_position`), a
+horizontal circle of radius ``r`` at height ``z`` over the point ``c`` lands
+in the top-down warp on the circle of radius ``r k`` round ``C + (c - C) k``,
+``k = h / (h - z)``, where ``C`` is the camera's ground point: the warp maps
+each pixel along its ray down to the board. A piece up to ``top_height``
+squares tall and ``top_radius`` wide therefore covers, in the warp, the union
+of those circles for ``z`` from 0 to its height: its silhouette, which reaches
+away from the camera, over the squares behind it.
+
+Every square's *footprint* is the disc where a piece's base meets the board
+(``foot_radius`` round its centre). A square a nearer piece's silhouette
+reaches is decided by the part of its footprint that silhouette leaves
+uncovered: the top of the piece in front lies on the covered part, the base
+of a piece standing there fills the uncovered part too. Squares are settled
+from the camera outwards, so every piece in front is decided before the
+squares behind it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.config import VisionConfig
+
+LOGGER = logging.getLogger(__name__)
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+
+HEIGHT_STEPS = 16  # circles a silhouette is made of
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class LeanTable:
+    """For one camera pose: every square's footprint and what covers it."""
+
+    footprint: IntArray  # (64, f) pixel indices of each square's probes in the cut board
+    hidden: BoolArray  # (64, 64, f) [a, b, p]: a tall piece on a, nearer the camera than b,
+    # covers b's probe p
+    reaches: BoolArray  # (64, 64) [a, b]: a's silhouette covers some of b's probes
+    order: IntArray  # (64,) squares from the nearest to the camera to the farthest
+    inside: BoolArray  # (64, f) which probe points lie on the board
+
+
+def silhouette(camera: tuple[float, float, float], centre: tuple[float, float],
+               height: float, radius: float) -> tuple[FloatArray, FloatArray]:
+    """The circles (centres (HEIGHT_STEPS, 2), radii (HEIGHT_STEPS,)), in board
+    squares, that a cylinder ``height`` tall and ``radius`` wide standing on
+    ``centre`` covers in the top-down warp seen from ``camera`` (x, y, height)."""
+    cam_x, cam_y, cam_h = camera
+    zs = np.linspace(0.0, min(height, 0.9 * cam_h), HEIGHT_STEPS)
+    k = cam_h / (cam_h - zs)
+    ground = np.array([cam_x, cam_y])
+    centres = ground[None, :] + (np.array(centre)[None, :] - ground[None, :]) * k[:, None]
+    return centres.astype(np.float32), (radius * k).astype(np.float32)
+
+
+_PATTERN = np.array([(0.0, 0.0)] + [(0.5 * np.cos(t), 0.5 * np.sin(t))
+                                      for t in np.linspace(0, 2 * np.pi, 6, endpoint=False)]
+                    + [(np.cos(t), np.sin(t))
+                       for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)], np.float32)
+
+
+def _probes(config: VisionConfig, camera: tuple[float, float, float]) -> FloatArray:
+    """(64, p, 2): each square's probe points, in squares: its footprint (a
+    grid of pixels within foot_radius of its centre) and the column a short
+    piece (foot_probe_height squares) standing there would show."""
+    s = config.square_px
+    r = config.foot_radius * s
+    rr = int(np.ceil(r))
+    ys, xs = np.mgrid[-rr:rr + 1, -rr:rr + 1]
+    keep = xs * xs + ys * ys <= r * r
+    disc = np.stack([xs[keep], ys[keep]], axis=1).astype(np.float32) / s
+    out = []
+    for row in range(8):
+        for col in range(8):
+            centre = (col + 0.5, row + 0.5)
+            circles, radii = silhouette(camera, centre, config.foot_probe_height,
+                                        config.foot_probe_radius)
+            column = (circles[1::2, None, :] + radii[1::2, None, None] * _PATTERN[None, :, :])
+            out.append(np.concatenate([np.array(centre, np.float32) + disc,
+                                       column.reshape(-1, 2)]))
+    return np.asarray(np.stack(out), np.float32)
+
+
+def lean_table(config: VisionConfig, camera: tuple[float, float, float],
+               crop: int) -> LeanTable:
+    """The probes and silhouettes of one board pose (pixels of the cut
+    board: 2 of border, then ``config.square_px`` a square)."""
+    s = config.square_px
+    points = _probes(config, camera)
+    inside = np.asarray(((points >= 0.0) & (points <= 8.0)).all(axis=2))
+    px = np.clip(np.round(points[..., 0] * s + 2).astype(np.intp), 0, crop - 1)
+    py = np.clip(np.round(points[..., 1] * s + 2).astype(np.intp), 0, crop - 1)
+    # A point q lies in the circle at height z of a piece on a when
+    # |(q - C) / k + C - centre(a)| <= radius (the circle is the base circle
+    # scaled by k about C): for each height, which square's centre (if any, the
+    # radius being under half a square) lies that near the point moved back.
+    hidden = np.zeros((64, 64 * points.shape[1]), bool)
+    flat = points.reshape(-1, 2).astype(np.float64)
+    ground = np.array(camera[:2])
+    column = np.arange(len(flat))
+    cam_h = camera[2]
+    for z in np.linspace(0.0, min(config.top_height_squares, 0.9 * cam_h), HEIGHT_STEPS):
+        k = cam_h / (cam_h - z)
+        back = (flat - ground) / k + ground
+        cell = np.floor(back).astype(np.intp)
+        on_board = ((cell >= 0) & (cell < 8)).all(axis=1)
+        near = on_board & (np.square(back - cell - 0.5).sum(axis=1)
+                           <= config.top_radius_squares ** 2)
+        hidden[cell[near, 1] * 8 + cell[near, 0], column[near]] = True
+    hidden = hidden.reshape(64, 64, points.shape[1])
+    centres = np.array([(col + 0.5, row + 0.5) for row in range(8) for col in range(8)])
+    distance = np.hypot(centres[:, 0] - camera[0], centres[:, 1] - camera[1])
+    # Only a piece nearer the camera stands in front of a square (a square's
+    # probe column leans over the square behind it, whose piece it hides).
+    hidden[distance[:, None] >= distance[None, :]] = False
+    reaches = np.asarray(hidden.any(axis=2))
+    return LeanTable((py * crop + px).astype(np.intp), hidden, reaches,
+                     np.argsort(distance, kind="stable").astype(np.intp), inside)
+
+
+def settle_by_base(config: VisionConfig, table: LeanTable, occupied: BoolArray,
+                   unlike: BoolArray | None, logit: FloatArray, hidden_logit: float
+                   ) -> BoolArray:
+    """Stage: ``occupied`` (64,) less the squares whose only evidence lies
+    under a nearer piece's silhouette.
+
+    ``unlike`` (64, f) says which footprint pixels differ from the empty board.
+    Going from the camera outwards, an occupied square that the silhouettes
+    of the occupied squares in front reach is empty when at least
+    ``foot_min_visible`` of its footprint lies outside them and less than
+    ``foot_piece_fraction`` of that visible part differs from the board.
+    """
+    out = occupied.copy()
+    size = table.footprint.shape[1]
+    for b in table.order:
+        if not out[b]:
+            continue
+        front = out & table.reaches[:, b]
+        if not front.any():
+            continue
+        visible = ~table.hidden[front, b].any(axis=0) & table.inside[b]
+        count = int(visible.sum())
+        if count < config.foot_min_visible * size or unlike is None:
+            if logit[b] < hidden_logit:
+                LOGGER.debug("square %d: hidden behind a nearer piece (logit %.2f)", b, logit[b])
+                out[b] = False
+            continue
+        seen = float(unlike[b][visible].mean())
+        if seen < config.foot_piece_fraction:
+            LOGGER.debug("square %d: only a nearer piece's top (%.2f of its base)", b, seen)
+            out[b] = False
+    return np.asarray(out)

@@ -1,0 +1,123 @@
+"""A small learned square classifier, shipped as ONNX and run by OpenCV's dnn module.
+
+Every square is cut out of the top-down warp as a tile turned so that the
+direction away from the camera points up: the square's base sits low in the
+tile, and the region above it is where a piece's own body and top lean (and
+where the tops of the pieces in front of it do not). Tiles are sampled from
+the warp's Lab values with precomputed maps (one ``cv2.remap`` a frame), less
+the empty colour of the square's own colour at that place (the board's light
+and dark square models, so uneven light cancels), and scaled. The network
+(``occupancy.onnx``, trained by ``python -m vision.train_occupancy``) maps a
+tile to four logits: empty, white, black, blue.
+
+Only OpenCV and numpy are needed at run time; training needs the ``train``
+extra (the ``onnx`` package, to write the file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import math
+from importlib import resources
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.config import VisionConfig
+from vision.geometry import BoardGeometry
+
+LOGGER = logging.getLogger(__name__)
+
+FloatArray = npt.NDArray[np.float32]
+
+NET_FILE = "occupancy.onnx"
+TILE_PX = 12  # tile pixels a square
+TILE_W = 18  # 1.5 squares across the lean
+TILE_H = 30  # 0.75 squares below the centre (towards the camera), 1.75 above
+BELOW = 0.75
+LAB_SCALE = np.array([50.0, 25.0, 25.0], np.float32)
+CLASSES = ".wbu"  # empty, white, black, blue: the network's outputs in order
+INPUTS = TILE_H * TILE_W * 3 + 3
+
+
+class SquareNetError(ValueError):
+    """The shipped network is missing or does not fit the tiles."""
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class TileMaps:
+    """Where every tile pixel comes from in the cut board (the maps of cv2.remap)."""
+
+    map_x: FloatArray  # (64 * TILE_H, TILE_W)
+    map_y: FloatArray
+
+
+def tile_maps(config: VisionConfig, geometry: BoardGeometry) -> TileMaps:
+    """The tiles' sampling maps for one board pose (cut-board pixels: 2 of
+    border, then ``config.square_px`` a square)."""
+    s = config.square_px
+    cam_x, cam_y, _ = geometry.camera_position()
+    across = (np.arange(TILE_W, dtype=np.float64) - (TILE_W - 1) / 2) / TILE_PX
+    up = -BELOW + (TILE_H - 1 - np.arange(TILE_H, dtype=np.float64)) / TILE_PX
+    xs, ys = [], []
+    for row in range(8):
+        for col in range(8):
+            cx, cy = col + 0.5, row + 0.5
+            away = np.array([cx - cam_x, cy - cam_y])
+            length = math.hypot(*away)
+            away = away / length if length > 0.05 else np.array([0.0, -1.0])
+            side = np.array([-away[1], away[0]])
+            px = cx + up[:, None] * away[0] + across[None, :] * side[0]
+            py = cy + up[:, None] * away[1] + across[None, :] * side[1]
+            xs.append(px * s + 2)
+            ys.append(py * s + 2)
+    return TileMaps(np.vstack(xs).astype(np.float32), np.vstack(ys).astype(np.float32))
+
+
+def square_inputs(maps: TileMaps, lab_board: FloatArray, own: FloatArray,
+                  which: npt.NDArray[np.intp] | None = None) -> FloatArray:
+    """The network's input rows (64 or len(which), INPUTS): each square's tile
+    of the cut board's Lab (``lab_board`` (side, side, 3)) less ``own`` (64, 3),
+    the empty colour of the square's own colour there, then that colour.
+    ``which`` limits the rows to those squares."""
+    map_x, map_y = maps.map_x, maps.map_y
+    if which is not None:
+        map_x = map_x.reshape(64, TILE_H, TILE_W)[which].reshape(-1, TILE_W)
+        map_y = map_y.reshape(64, TILE_H, TILE_W)[which].reshape(-1, TILE_W)
+        own = own[which]
+    n = len(own)
+    tiles = cv2.remap(lab_board, map_x, map_y, cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE)
+    tiles = tiles.reshape(n, TILE_H * TILE_W, 3) - own[:, None, :]
+    rows = np.concatenate([(tiles / LAB_SCALE).reshape(n, -1), own / 100.0], axis=1)
+    return np.asarray(rows, np.float32)
+
+
+class SquareNet:
+    """The ONNX network read by ``cv2.dnn``: tiles -> logits (n, 4)."""
+
+    def __init__(self, data: bytes) -> None:
+        try:
+            self._net = cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
+        except cv2.error as error:
+            raise SquareNetError(f"cannot read the square network: {error}") from error
+
+    def logits(self, rows: FloatArray) -> FloatArray:
+        self._net.setInput(np.ascontiguousarray(rows, np.float32))
+        out = np.asarray(self._net.forward(), np.float32)
+        if out.shape != (len(rows), len(CLASSES)):
+            raise SquareNetError(f"the square network gave {out.shape}")
+        return out
+
+
+@functools.cache
+def load_net(name: str = NET_FILE) -> SquareNet:
+    """The shipped network (loaded once)."""
+    try:
+        data = resources.files("vision").joinpath(name).read_bytes()
+    except FileNotFoundError as error:
+        raise SquareNetError(f"no square network {name!r}") from error
+    return SquareNet(data)
