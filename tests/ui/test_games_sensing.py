@@ -175,3 +175,34 @@ def test_a_camera_that_cannot_be_opened_is_named_and_the_game_goes_on_by_touch(
     assert "no-such-video.mp4" in screen.view.alert
     with pytest.raises(ValueError, match="no such video file"):
         ui.games.sensing.open_camera("camera-cells", model, "no-such-video.mp4")
+
+
+def test_leaving_the_game_lets_go_of_the_camera_and_coming_back_takes_it_again(
+        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ui.games.sensing
+
+    sources: list[FakeGrids] = []
+
+    def open_camera(*_a: Any, **_k: Any) -> FakeGrids:
+        sources.append(FakeGrids())
+        return sources[-1]
+
+    monkeypatch.setattr(ui.games.sensing, "open_camera", open_camera)
+    screen = new_game(driver, "dropper", {"size": "8"}, "camera")
+    model = screen.model
+    first = sources[0]
+    driver.app.show("shelf")
+    driver.pump(4)
+    assert first.stopped and model.sensing.paused
+    # What the stopped camera still reports commits nothing.
+    first.send(dict(model.rules.play(model.session.position, "a8").cells()))
+    driver.pump(2)
+    assert model.session.turns == []
+    driver.app.show("games_play")
+    driver.pump(4)
+    assert len(sources) == 2 and not sources[1].stopped and not model.sensing.paused
+    sources[1].send(dict(model.rules.play(model.session.position, "a8").cells()))
+    driver.pump(3)
+    assert model.session.turns == ["a8"]
+    model.sensing.stop()
+    assert sources[1].stopped

@@ -151,15 +151,22 @@ class GamesPlayScreen(Screen):
             self.model.tick()
 
     def on_leave(self, *_: Any) -> None:
-        """The clocks stop while the game is not on the screen (the pause is journaled)."""
+        """The clocks stop while the game is not on the screen (the pause is journaled),
+        and a camera following the board is let go."""
         clock = self.model.session.clock if self.model is not None else None
         if clock is not None and not clock.paused:
             self.model.session.pause()
+        sensing = getattr(self.model, "sensing", None)
+        if sensing is not None:
+            sensing.pause()
 
     def on_enter(self, *_: Any) -> None:
         clock = self.model.session.clock if self.model is not None else None
         if clock is not None and clock.paused:
             self.model.session.resume_clock()
+        sensing = getattr(self.model, "sensing", None)
+        if sensing is not None:
+            sensing.resume()
 
     def _on_change(self, view: PlayView) -> None:
         self.view = view

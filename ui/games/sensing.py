@@ -21,6 +21,7 @@ anything changes the game on the screen, the next settled board is judged agains
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from companion.sync.stones import (
@@ -79,9 +80,13 @@ class StoneSensing:
     reader, or in tests a fake): ``start(on_snapshot, on_status)`` and ``stop()``.
     """
 
-    def __init__(self, model: Any, source: Any) -> None:
+    def __init__(self, model: Any, source: Any,
+                 reopen: Callable[[], Any] | None = None) -> None:
         self.model = model
         self.source = source
+        self._reopen = reopen
+        """Opens a fresh source to resume with after :meth:`pause` (None: cannot)."""
+        self.paused = False
         self.follower = StoneFollower(model.rules)
         self.question: tuple[str, ...] = ()
         """Turns that all give the board seen: the players say which."""
@@ -98,16 +103,67 @@ class StoneSensing:
 
     def start(self) -> None:
         self.model.sensing = self
-        OnUiThread(self.source).start(self.on_snapshot, self.on_status)
+        self._listen()
+
+    def _listen(self) -> None:
+        """Start the current source; what an earlier (stopped) source still reports is
+        dropped."""
+        source = self.source
+
+        def on_snapshot(snapshot: StoneSnapshot) -> None:
+            if source is self.source and not self.paused:
+                self.on_snapshot(snapshot)
+
+        def on_status(status: Any) -> None:
+            if source is self.source and not self.paused:
+                self.on_status(status)
+
+        OnUiThread(source).start(on_snapshot, on_status)
 
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
+        self._stop_source()
+
+    def _stop_source(self) -> None:
         try:
             self.source.stop()
         except Exception:  # a dying camera must not take the app down
             LOGGER.exception("stopping the stone board source")
+
+    def pause(self) -> None:
+        """Let go of the camera while the game is off the screen (the shelf, another
+        app's screen): no frames are read and nothing is committed until :meth:`resume`."""
+        if self._stopped or self.paused:
+            return
+        self.paused = True
+        self._stop_source()
+        self.status = "paused"
+        LOGGER.info("the camera is let go while the game is off the screen")
+
+    def resume(self) -> None:
+        """Take the camera again after :meth:`pause` (a fresh source: the board is read
+        anew and judged against the game as it stands)."""
+        if self._stopped or not self.paused:
+            return
+        self.paused = False
+        if self._reopen is None:
+            self._stopped = True
+            self._tell("The camera stopped while the game was off the screen; play on the "
+                       "screen or start a new game with the camera", "warn")
+            return
+        try:
+            self.source = self._reopen()
+        except ValueError as error:
+            self._stopped = True
+            self._tell(f"The camera cannot follow this game: {error}. Play on the screen",
+                       "danger")
+            return
+        self._board = None
+        self._seen_state = self._game_state()
+        self.status = "starting..."
+        self._listen()
 
     # From the source (UI thread) -------------------------------------------
 
@@ -186,6 +242,7 @@ def follow_camera(app: Any, model: Any, board: str) -> StoneSensing | None:
         model.notify(f"The camera cannot follow this game: {error}. Play on the screen",
                      "danger")
         return None
-    sensing = StoneSensing(model, source)
+    sensing = StoneSensing(model, source,
+                           reopen=lambda: open_camera(board, model, camera))
     sensing.start()
     return sensing
