@@ -3,24 +3,31 @@
 How a photo from a YOLO export (a Roboflow dataset: one box and one class a piece)
 becomes a ``labels.json`` entry, so the labels can be re-made:
 
-1. a rough board outline: :func:`inner_corner_guess` (OpenCV's
-   ``findChessboardCornersSB`` on the 7 x 7 inner corners, extended by one square on
-   every side) on a board with few pieces, or :func:`box_extent_guess` (the extent of
-   the pieces' base points), or corners read by eye;
+1. rough board outlines (:func:`corner_candidates`): OpenCV's
+   ``findChessboardCornersSB`` on the 7 x 7 inner corners extended by one square
+   (:func:`inner_corner_guess`, boards with few pieces), and any checkered patch it finds
+   (at least 3 x 3 inner corners, pieces may hide the rest) placed on the board where
+   the squares inside the grid are checkered and the ring outside is not
+   (:func:`lattice_guess`, :func:`placement_score`); or :func:`box_extent_guess`, or
+   corners read by eye;
 2. :func:`refine_corners` moves the four outer corners to maximise the
    checkerboard's signed edge strength along the 14 inner lines
    (:func:`edge_strength`);
 3. :func:`board_fen` puts every box's base point (the bottom of the box raised by
    0.3 of its width, :func:`base_point`) through the corners onto a square, with
    colour and type from its class; two boxes on one square, or a box off the board,
-   are reported, never guessed;
-4. :func:`draw_labels` draws the grid and a letter on each labelled square, to be
+   are reported, never guessed. :func:`label_photo` keeps the candidate with the
+   strongest edges among those that place every box;
+4. the orientation: a8 at a named corner for a series from one place
+   (:func:`orientation`), else :func:`rotation_guess` (a8 light, white nearer its home
+   rank), to be checked against the board's printed coordinates;
+5. :func:`draw_labels` draws the grid and a letter on each labelled square, to be
    looked at before an entry is kept.
 
-``python -m vision.label_real_boards IMAGES LABELS OUT --names ...`` runs steps 1-4
-over a folder and writes draft entries (``OUT/draft.json``) and overlays
-(``OUT/*.png``); ``rotation_degrees`` and every entry's ``checked`` note are set by
-hand after looking.
+``python -m vision.label_real_boards IMAGES LABELS OUT --names ... [--white-home 8]
+[--a8-corner tr]`` runs steps 1-5 over a folder and writes draft entries
+(``OUT/draft.json``) and overlays (``OUT/*.png``); every entry's ``checked`` note, and
+any correction, is written by hand after looking.
 """
 
 from __future__ import annotations
@@ -94,6 +101,12 @@ def read_yolo_boxes(text: str, names: Sequence[str], width: int, height: int
 def base_point(box: PieceBox) -> Point:
     """Where the piece stands: the box's bottom centre, raised by 0.3 of its width."""
     return ((box.x_min + box.x_max) / 2, box.y_max - BASE_RAISE * (box.x_max - box.x_min))
+
+
+def is_convex(corners: Quad) -> bool:
+    """Whether four points in image order make a convex quadrilateral of some size."""
+    pts = np.array(corners, dtype=np.float32).reshape(-1, 1, 2)
+    return bool(cv2.isContourConvex(pts)) and abs(cv2.contourArea(pts)) > 64.0
 
 
 def image_order(points: Sequence[Sequence[float]]) -> Quad:
@@ -191,6 +204,8 @@ def refine_corners(gray: Image, corners: Quad, start_step: float = 8.0,
                     for delta in (step, -step):
                         trial = [p[:] for p in best]
                         trial[i][axis] += delta
+                        if not is_convex(image_order(trial)):
+                            continue
                         try:
                             score = edge_strength(gray, image_order(trial))
                         except cv2.error:
@@ -211,6 +226,119 @@ def inner_corner_guess(gray: Image) -> Quad | None:
     matrix, _ = cv2.findHomography(grid, np.asarray(points, np.float32).reshape(-1, 2))
     outer = np.array([[[0, 0], [8, 0], [8, 8], [0, 8]]], dtype=np.float64)
     return image_order(cv2.perspectiveTransform(outer, matrix)[0].tolist())
+
+
+def cell_means(gray: Image, corners: Quad, ring: int = 0) -> npt.NDArray[np.float64]:
+    """The median brightness of each square of the grid through ``corners`` (image
+    order), extended by ``ring`` squares on every side: a (8 + 2 ring) square array."""
+    n = 8 + 2 * ring
+    size = n * _CELL
+    lo, hi = ring * _CELL - 0.5, (8 + ring) * _CELL - 0.5
+    dst = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(np.array(corners, dtype=np.float32), dst)
+    board = cv2.warpPerspective(gray, matrix, (size, size), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    cells = board.reshape(n, _CELL, n, _CELL).transpose(0, 2, 1, 3).reshape(n, n, -1)
+    return np.asarray(np.median(cells[:, :, :].astype(np.float64), axis=2), np.float64)
+
+
+def placement_score(gray: Image, corners: Quad) -> float:
+    """How checkered the 8 x 8 squares are, less how checkered the ring of squares
+    just outside them is: high only when the grid covers the whole board and no more."""
+    means = cell_means(gray, corners, ring=1)
+    signs = np.fromfunction(lambda r, c: np.where((r + c) % 2 == 0, 1.0, -1.0), (10, 10))
+    weighted = signs * means
+    inner = abs(float(weighted[1:9, 1:9].sum())) / 64
+    outer_mask = np.ones((10, 10), bool)
+    outer_mask[1:9, 1:9] = False
+    outer = abs(float(weighted[outer_mask].sum())) / 36
+    return inner - outer
+
+
+def _placed_lattice(gray: Image) -> tuple[float, Quad] | None:
+    found, points, meta = cv2.findChessboardCornersSBWithMeta(
+        gray, (3, 3), flags=cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_LARGER)
+    if not found:
+        return None
+    found_points = np.asarray(points, np.float32).reshape(-1, 2)
+    fits = []
+    for rows, cols in (meta.shape[:2], meta.shape[1::-1]):  # its layout is not documented
+        grid = np.array([[c, r] for r in range(rows) for c in range(cols)], dtype=np.float32)
+        matrix, _ = cv2.findHomography(grid, found_points)
+        if matrix is not None:
+            moved = cv2.perspectiveTransform(grid.reshape(1, -1, 2).astype(np.float64), matrix)
+            fits.append((float(np.abs(moved[0] - found_points).max()), rows, cols, matrix))
+    if not fits:
+        return None
+    _, rows, cols, matrix = min(fits, key=lambda fit: fit[0])
+    best: tuple[float, Quad] | None = None
+    for ox in range(cols - 9, 1):
+        for oy in range(rows - 9, 1):
+            outer = np.array([[[ox, oy], [ox + 8, oy], [ox + 8, oy + 8], [ox, oy + 8]]],
+                             dtype=np.float64)
+            quad = image_order(cv2.perspectiveTransform(outer, matrix)[0].tolist())
+            if not is_convex(quad):
+                continue
+            try:
+                score = placement_score(gray, quad)
+            except cv2.error:
+                continue
+            if best is None or score > best[0]:
+                best = (score, quad)
+    return best
+
+
+def lattice_guess(gray: Image, tries: int = 4) -> Quad | None:
+    """The outer corners from any checkered patch OpenCV finds (at least 3 x 3 inner
+    corners, pieces may hide the rest), placed on the board where
+    :func:`placement_score` is highest; None when no patch is found.
+
+    OpenCV's search draws from its global random generator, so each try seeds it
+    (the same photo always gives the same start) and the best-placed try is kept.
+    """
+    best: tuple[float, Quad] | None = None
+    for seed in range(tries):
+        cv2.setRNGSeed(seed)
+        placed = _placed_lattice(gray)
+        if placed is not None and (best is None or placed[0] > best[0]):
+            best = placed
+    return None if best is None else best[1]
+
+
+def light_parity(gray: Image, corners: Quad) -> int:
+    """0 when the square at the image-order top-left corner is light, else 1."""
+    means = cell_means(gray, corners)
+    even = np.fromfunction(lambda r, c: (r + c) % 2 == 0, (8, 8))
+    return 0 if float(np.median(means[even])) > float(np.median(means[~even])) else 1
+
+
+def rotation_guess(gray: Image, corners: Quad, boxes: Sequence[PieceBox],
+                   white_home: int = 1) -> int:
+    """Of the two quarter-turns that make a8 light, the one that puts the white pieces
+    nearer rank ``white_home`` (1, or 8 on a board whose owner set white up at its
+    printed rank 8), to be checked by eye against the board's printed letters."""
+    parity = light_parity(gray, corners)
+    best: tuple[float, int] | None = None
+    for rotation in (0, 90, 180, 270):
+        geometry = BoardGeometry.from_image_quad(corners, rotation)
+        # the image-order corner where a8 lands; its square must be light
+        index = [tuple(p) for p in corners].index(tuple(geometry.corners[0]))
+        corner_cell = [(0, 0), (0, 7), (7, 7), (7, 0)][index]
+        if (sum(corner_cell) + parity) % 2:
+            continue
+        ranks = []
+        for box in boxes:
+            square = square_of(base_point(box), corners, rotation)
+            if square is not None:
+                white = piece_symbol(box.name).isupper()
+                rank = chess.square_rank(square)
+                toward_home = rank if white_home == 1 else 7 - rank
+                ranks.append(toward_home if white else 7 - toward_home)
+        score = -float(np.mean(ranks)) if ranks else 0.0
+        if best is None or score > best[0]:
+            best = (score, rotation)
+    assert best is not None
+    return best[1]
 
 
 def box_extent_guess(boxes: Sequence[PieceBox]) -> Quad:
@@ -257,8 +385,67 @@ def _round_quad(corners: Quad) -> list[list[float]]:
     return [[round(x, 1), round(y, 1)] for x, y in corners]
 
 
+def corner_candidates(gray: Image, tries: int = 12) -> list[Quad]:
+    """Refined grids from OpenCV's full 7 x 7 inner corners when it finds them, and from
+    each seeded partial-lattice placement (:func:`lattice_guess`'s tries, one by one)."""
+    starts = []
+    full = inner_corner_guess(gray)
+    if full is not None:
+        starts.append(full)
+    for seed in range(tries):
+        cv2.setRNGSeed(seed)
+        placed = _placed_lattice(gray)
+        if placed is not None:
+            starts.append(placed[1])
+    candidates = []
+    for start in starts:
+        try:
+            candidates.append(refine_corners(gray, start, start_step=4.0))
+        except cv2.error:
+            continue
+    return candidates
+
+
+def orientation(corners: Quad, a8_corner: str) -> int:
+    """The rotation that puts a8 at the image-order corner named ``tl``, ``tr``, ``br``
+    or ``bl`` (for a series shot from one fixed place)."""
+    target = corners[("tl", "tr", "br", "bl").index(a8_corner)]
+    for rotation in (0, 90, 180, 270):
+        if BoardGeometry.from_image_quad(corners, rotation).corners[0] == target:
+            return rotation
+    raise LabelError(f"no rotation puts a8 at {a8_corner}")
+
+
+def label_photo(image: Image, boxes: Sequence[PieceBox], white_home: int = 1,
+                a8_corner: str | None = None) -> dict[str, object]:
+    """A draft entry for one photo: of the candidate grids, the one with the strongest
+    checkerboard edges among those that put every box on its own square; its rotation
+    from ``a8_corner`` when given, else from :func:`rotation_guess`. An entry with a
+    ``problem`` needs a person (or is left out)."""
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    best: tuple[tuple[bool, float], Quad, int, str] | None = None
+    for corners in corner_candidates(gray):
+        rotation = (orientation(corners, a8_corner) if a8_corner
+                    else rotation_guess(gray, corners, boxes, white_home))
+        try:
+            fen, placed = board_fen(boxes, corners, rotation), True
+        except LabelError as error:
+            fen, placed = str(error), False
+        key = (placed, edge_strength(gray, corners))
+        if best is None or key > best[0]:
+            best = (key, corners, rotation, fen)
+    if best is None:
+        return {"problem": "OpenCV finds no checkered patch"}
+    (placed, strength), corners, rotation, fen = best
+    entry: dict[str, object] = {"board_corners_tl_tr_br_bl": _round_quad(corners),
+                                "rotation_degrees": rotation,
+                                "edge_strength": round(strength, 1)}
+    entry["board_fen" if placed else "problem"] = fen
+    return entry
+
+
 def draft(images: Path, labels: Path, out: Path, names: Sequence[str],
-          rotation_degrees: int = 0) -> list[dict[str, object]]:
+          white_home: int = 1, a8_corner: str | None = None) -> list[dict[str, object]]:
     """Draft entries (and overlays under ``out``) for every image with a label file."""
     out.mkdir(parents=True, exist_ok=True)
     entries: list[dict[str, object]] = []
@@ -268,26 +455,20 @@ def draft(images: Path, labels: Path, out: Path, names: Sequence[str],
         if loaded is None or not label.exists():
             continue
         image = np.asarray(loaded, np.uint8)
-        gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
-        height, width = gray.shape
-        boxes = read_yolo_boxes(label.read_text(encoding="utf-8"), names, width, height)
-        guess = inner_corner_guess(gray)
-        start = "inner corners"
-        if guess is None:
-            guess, start = box_extent_guess(boxes), "box extent"
-        corners = refine_corners(gray, guess)
-        entry: dict[str, object] = {"image": path.name, "source_file": path.name,
-                                    "board_corners_tl_tr_br_bl": _round_quad(corners),
-                                    "rotation_degrees": rotation_degrees,
-                                    "start": start}
+        height, width = image.shape[:2]
+        entry: dict[str, object] = {"source_file": path.name}
         try:
-            fen = board_fen(boxes, corners, rotation_degrees)
-            entry["board_fen"] = fen
-            cv2.imwrite(str(out / (path.stem + ".png")),
-                        draw_labels(image, corners, rotation_degrees, fen))
+            boxes = read_yolo_boxes(label.read_text(encoding="utf-8"), names, width, height)
+            entry.update(label_photo(image, boxes, white_home, a8_corner))
         except LabelError as error:
             entry["problem"] = str(error)
+        if "board_fen" in entry:
+            corners = image_order(entry["board_corners_tl_tr_br_bl"])  # type: ignore[arg-type]
+            cv2.imwrite(str(out / (path.stem + ".png")),
+                        draw_labels(image, corners, int(str(entry["rotation_degrees"])),
+                                    str(entry["board_fen"])))
         entries.append(entry)
+        LOGGER.info("%s: %s", path.name, entry.get("problem", "drafted"))
     (out / "draft.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
     return entries
 
@@ -299,10 +480,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--names", required=True,
                         help="the export's class names, comma-separated, in data.yaml order")
-    parser.add_argument("--rotation", type=int, default=0)
+    parser.add_argument("--white-home", type=int, choices=(1, 8), default=1,
+                        help="the printed rank the white pieces were set up at")
+    parser.add_argument("--a8-corner", choices=("tl", "tr", "br", "bl"),
+                        help="where a8 is in every photo (a series from one place)")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     names = [n.strip() for n in args.names.split(",")]
-    entries = draft(args.images, args.labels, args.out, names, args.rotation)
+    entries = draft(args.images, args.labels, args.out, names, args.white_home,
+                    args.a8_corner)
     problems = sum("problem" in e for e in entries)
     print(f"{len(entries)} drafted, {problems} need a person; overlays in {args.out}")
     return 0
@@ -310,4 +496,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

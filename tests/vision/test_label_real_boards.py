@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.geometry import BoardGeometry
 from vision.label_real_boards import (
     LabelError,
     PieceBox,
@@ -19,6 +20,7 @@ from vision.label_real_boards import (
     edge_strength,
     image_order,
     inner_corner_guess,
+    light_parity,
     piece_symbol,
     read_yolo_boxes,
     refine_corners,
@@ -123,5 +125,22 @@ def test_a_labelled_photo_refits_onto_its_own_grid() -> None:
     square_px = np.linalg.norm(np.array(stored[1]) - np.array(stored[0])) / 8
     assert np.abs(np.array(moved) - np.array(stored)).max() > 0.15 * square_px
     assert np.abs(fitted - np.array(stored)).max() < 0.1 * square_px
-    drawn = draw_labels(image, stored, item["rotation_degrees"], "8/8/8/8/8/8/8/8")
+    drawn = draw_labels(np.asarray(image, np.uint8), stored, item["rotation_degrees"],
+                        "8/8/8/8/8/8/8/8")
     assert drawn.shape == image.shape and not np.array_equal(drawn, image)
+
+
+def test_every_labelled_photo_has_a_light_a8() -> None:
+    """The labels' orientation keeps a8 on a light square on every real photo."""
+    folder = real_boards_dir()
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
+    dark = []
+    for item in labels:
+        gray = cv2.imread(str(folder / item["image"]), cv2.IMREAD_GRAYSCALE)
+        corners = image_order(item["board_corners_tl_tr_br_bl"])
+        a8 = BoardGeometry.from_image_quad(corners, item["rotation_degrees"]).corners[0]
+        corner = corners.index(a8)  # 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left
+        cell_parity = (0, 1, 0, 1)[corner]  # (row + column) % 2 of that corner's square
+        if (cell_parity + light_parity(np.asarray(gray, np.uint8), corners)) % 2:
+            dark.append(item["image"])
+    assert len(labels) > 100 and not dark, dark
