@@ -417,14 +417,14 @@ def orientation(corners: Quad, a8_corner: str) -> int:
 
 
 def label_photo(image: Image, boxes: Sequence[PieceBox], white_home: int = 1,
-                a8_corner: str | None = None) -> dict[str, object]:
+                a8_corner: str | None = None, tries: int = 12) -> dict[str, object]:
     """A draft entry for one photo: of the candidate grids, the one with the strongest
     checkerboard edges among those that put every box on its own square; its rotation
     from ``a8_corner`` when given, else from :func:`rotation_guess`. An entry with a
     ``problem`` needs a person (or is left out)."""
     gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     best: tuple[tuple[bool, float], Quad, int, str] | None = None
-    for corners in corner_candidates(gray):
+    for corners in corner_candidates(gray, tries):
         rotation = (orientation(corners, a8_corner) if a8_corner
                     else rotation_guess(gray, corners, boxes, white_home))
         try:

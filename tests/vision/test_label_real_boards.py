@@ -20,6 +20,7 @@ from vision.label_real_boards import (
     edge_strength,
     image_order,
     inner_corner_guess,
+    label_photo,
     light_parity,
     piece_symbol,
     read_yolo_boxes,
@@ -144,3 +145,23 @@ def test_every_labelled_photo_has_a_light_a8() -> None:
         if (cell_parity + light_parity(np.asarray(gray, np.uint8), corners)) % 2:
             dark.append(item["image"])
     assert len(labels) > 100 and not dark, dark
+
+
+def test_a_photo_becomes_a_draft_entry_in_the_orientation_asked_for() -> None:
+    """A rendered board with one box standing on the square a8 + (4, 7) squares away:
+    e1 with a8 at the top-left, d8 with a8 at the bottom-right; a box off the board is
+    reported, not placed."""
+    image = cv2.cvtColor(rendered_board(TRUE), cv2.COLOR_GRAY2BGR)
+    to_image = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32), np.array(TRUE, np.float32))
+    x, y = cv2.perspectiveTransform(np.array([[[4.5, 7.5]]], np.float64), to_image)[0, 0]
+    king = PieceBox("white-king", x - 15, y + 9 - 60, x + 15, y + 9)
+    entry = label_photo(np.asarray(image, np.uint8), [king], a8_corner="tl", tries=2)
+    assert entry["board_fen"] == "8/8/8/8/8/8/8/4K3" and entry["rotation_degrees"] == 0
+    corners = np.array(entry["board_corners_tl_tr_br_bl"])
+    assert np.abs(corners - np.array(TRUE)).max() < 1.5
+    turned = label_photo(np.asarray(image, np.uint8), [king], a8_corner="br", tries=2)
+    assert turned["board_fen"] == "3K4/8/8/8/8/8/8/8" and turned["rotation_degrees"] == 180
+    away = PieceBox("black-pawn", 600.0, 400.0, 630.0, 460.0)
+    assert "off the board" in str(label_photo(np.asarray(image, np.uint8), [king, away],
+                                              a8_corner="tl", tries=2)["problem"])
