@@ -402,6 +402,7 @@ class Reference:
     log_bgr: FloatArray  # (3, 64, n) log(B, G, R + SHADE_OFFSET) on the sample discs
     models: tuple[FloatArray, FloatArray]  # square_models of the empty board
     foot: FloatArray  # (64, f, 3) Lab on the footprints (sampler.lean)
+    ring_log: FloatArray  # (3, 64 m) log(B, G, R + SHADE_OFFSET) on the square borders
 
 
 SHADE_OFFSET = 4.0  # grey levels added before a logarithm: noise in dark pixels
@@ -412,6 +413,59 @@ def log_bgr(sampler: SquareSampler, board: Image) -> FloatArray:
     """log(B, G, R + SHADE_OFFSET) of the sample discs of a cut board (3, 64, n)."""
     flat = np.ascontiguousarray(board).reshape(-1)
     return np.stack([_LOG_LEVELS[flat[sampler.disc * 3 + channel]] for channel in range(3)])
+
+
+def ring_log(sampler: SquareSampler, board: Image) -> FloatArray:
+    """log(B, G, R + SHADE_OFFSET) on every square's border band, flattened (3, 64 m).
+
+    Borders are where pieces least often stand (a base covers the middle of
+    its square), so most of them show the bare board."""
+    flat = np.ascontiguousarray(board).reshape(-1)
+    ring = sampler.ring.reshape(-1)
+    return np.stack([_LOG_LEVELS[flat[ring * 3 + channel]] for channel in range(3)])
+
+
+TINT_BINS, TINT_RANGE = 240, (-0.6, 0.6)  # log units, 0.005 a bin
+# A change of colour smaller than this (log units, about 2%) is left alone: it
+# is within JPEG and sensor noise, and the reading stays as it always was.
+TINT_MIN = 0.02
+
+
+def tint_change(sampler: SquareSampler, board: Image, reference: Reference) -> FloatArray:
+    """How the colour of the light changed since the empty-board reference:
+    log gains on B, G and R (3,), their mean 0 (brightness is left to the
+    lightness gain, see _mode_ratio).
+
+    A lamp switched on, the daylight fading, a camera that re-balances its
+    white: each scales the board's blue, green and red by its own factor.
+    A shadow scales them alike, so it leaves this colour change alone; a
+    piece or a hand changes some border pixels, not the most common change,
+    which is what is taken (per channel, the mode of log(now / then) less its
+    mean over the three channels, over every border pixel)."""
+    change = ring_log(sampler, board) - reference.ring_log
+    change -= change.mean(axis=0, keepdims=True)
+    width = (TINT_RANGE[1] - TINT_RANGE[0]) / TINT_BINS
+    modes = []
+    for channel in change:
+        values = np.ascontiguousarray(channel, np.float32).reshape(-1, 1)
+        counts = cv2.calcHist([values], [0], None, [TINT_BINS], list(TINT_RANGE)).ravel()
+        best = int(np.argmax(np.convolve(counts, np.ones(5), mode="same")))
+        modes.append(TINT_RANGE[0] + (best + 0.5) * width)
+    tint = np.array(modes, np.float32)
+    return np.asarray(tint - tint.mean(), np.float32)
+
+
+def relight(sampler: SquareSampler, board: Image, reference: Reference) -> Image:
+    """``board`` with the colour of the light brought back to the reference's
+    (see tint_change); unchanged when that colour has not changed."""
+    tint = tint_change(sampler, board, reference)
+    if float(np.abs(tint).max()) < TINT_MIN:
+        return board
+    # The log was of (value + SHADE_OFFSET): undo the gain on that.
+    levels = np.arange(256, dtype=np.float32)[:, None] + np.float32(SHADE_OFFSET)
+    table = levels * np.exp(-tint)[None, :] - np.float32(SHADE_OFFSET)
+    lut = np.clip(np.round(table), 0, 255).astype(np.uint8).reshape(256, 1, 3)
+    return np.asarray(cv2.LUT(np.ascontiguousarray(board), lut), np.uint8)
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
@@ -426,7 +480,8 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
                      lab[sampler.base], edges[sampler.base], texture,
                      np.square(texture).sum(axis=1), texture.std(axis=1),
                      isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board),
-                     square_models(config, sampler, lab), lab[sampler.lean.footprint])
+                     square_models(config, sampler, lab), lab[sampler.lean.footprint],
+                     ring_log(sampler, board))
 
 
 def _expectation(sampler: SquareSampler, grads: Gradients, reference: Reference | None,
@@ -532,9 +587,12 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
                     reference: Image | Reference | None = None) -> Evidence:
     """Stage: measure every square of ``warped`` (made with the sampler's geometry)."""
     board = sampler.cut(warped)
-    lab = to_lab(board)
     if reference is not None and not isinstance(reference, Reference):
         reference = prepare_reference(config, sampler, reference)
+    if reference is not None:
+        # A change of light since the reference (its colour too) is undone first.
+        board = relight(sampler, board, reference)
+    lab = to_lab(board)
     if reference is None:
         board, lab, models = exposed_board(config, sampler, board, lab)
         gain = 1.0
