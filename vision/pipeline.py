@@ -25,6 +25,8 @@ from vision.motion import FrameReading, Grey, detect_disturbance, small_grey
 from vision.squares import (
     Reference,
     SquareSampler,
+    apply_light,
+    light_between,
     make_sampler,
     prepare_reference,
     read_squares,
@@ -65,11 +67,14 @@ class BoardPipeline:
 
     def __init__(self, config: VisionConfig, geometry: BoardGeometry,
                  reference: Image | None = None, hook: StageHook | None = None,
-                 *, empty_start: bool = False) -> None:
+                 *, empty_start: bool = False, rest: Image | None = None) -> None:
         self.config = config
         self.geometry = geometry
         self.hook = hook
         self.sampler: SquareSampler = make_sampler(config, geometry)
+        # The empty-board warp the reference was measured on: a warp is the board
+        # seen square on, whatever the camera, so it serves a new geometry too.
+        self.reference_warp: Image | None = reference
         self.reference: Reference | None = (
             None if reference is None else prepare_reference(config, self.sampler, reference))
         # Every Raindropchess game starts on the empty board: with empty_start the
@@ -81,6 +86,10 @@ class BoardPipeline:
         self._last_warp: Image | None = None
         self._last_motion = -math.inf
         self._still = 0
+        # The warp of the board when it last came to rest (from an earlier
+        # geometry too: a warp is the board seen square on).
+        self.rest: Image | None = rest
+        self._disturbed = True  # something moved or reached in since then
 
     def process(self, frame: Image, timestamp: float) -> FrameReading:
         config, hook = self.config, self.hook
@@ -99,12 +108,16 @@ class BoardPipeline:
             disturbance = dataclasses.replace(disturbance, hand=False)
         self._last_grey, self._last_warp = grey, warped
         aligned = alignment >= config.check_min_ratio
+        self._disturbed |= not disturbance.still
         if self._still >= config.settle_frames and not disturbance.hand and aligned:
             self._settled = grey  # hands are judged against the last still view
+            if self._disturbed:
+                self._came_to_rest(warped)
         if (self.empty_start and self._still >= config.settle_frames and disturbance.still
                 and aligned):
             LOGGER.info("taking the first still view as the empty board")
             self.reference = prepare_reference(config, self.sampler, warped)
+            self.reference_warp = warped
             self.empty_start = False
         reading = None
         if disturbance.still:
@@ -112,9 +125,29 @@ class BoardPipeline:
                                 self.reference)
         return FrameReading(timestamp, reading, disturbance, alignment, aligned)
 
+    def _came_to_rest(self, warped: Image) -> None:
+        """The board is at rest again: follow a change of light since it last was.
+
+        The reference is the empty board under the light of its time. When the
+        light has changed since the board last rested (a lamp, a cloud), the
+        change is measured on the two views of the board at rest (see
+        vision.squares.light_between) and the reference re-lit to match, so
+        that every bare square still looks like the empty board."""
+        self._disturbed = False
+        before, self.rest = self.rest, warped
+        if before is None or self.reference_warp is None:
+            return
+        plane = light_between(self.config, before, warped)
+        if plane is None:
+            return
+        LOGGER.info("the light changed: re-lighting the empty-board reference")
+        self.reference_warp = apply_light(self.config, self.reference_warp, plane)
+        self.reference = prepare_reference(self.config, self.sampler, self.reference_warp)
+
     def mark_settled(self, empty: bool) -> None:
         """The last frame was settled: if the board is empty and there is no
         reference yet, it becomes the empty-board reference."""
         if empty and self.reference is None and self._last_warp is not None:
             LOGGER.info("empty board seen: using it as the reference")
             self.reference = prepare_reference(self.config, self.sampler, self._last_warp)
+            self.reference_warp = self._last_warp

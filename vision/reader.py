@@ -254,11 +254,19 @@ class CameraBoardReader:
 
     def _use(self, located: Located, on_status: StatusCallback) -> None:
         # Only the first board found can be assumed empty (a game starts empty);
-        # after a bump the pieces are on it, until an empty board settles again.
+        # after a bump the pieces are on it. The empty-board reference taken
+        # before the bump still holds: it is a warp, the board seen square on,
+        # and the new geometry warps the board to the same place. The light
+        # on the board, as this camera sees it, may differ: the board's last
+        # view at rest goes along, and the pipeline re-lights the reference
+        # from it when the board first rests again (BoardPipeline._came_to_rest).
         first = self.located is None
+        old = self.pipeline
         self.located = located
-        self.pipeline = BoardPipeline(self.config, located.geometry, None, self._hook,
-                                      empty_start=self.empty_start and first)
+        self.pipeline = BoardPipeline(
+            self.config, located.geometry, None if old is None else old.reference_warp,
+            self._hook, empty_start=self.empty_start and first,
+            rest=None if old is None else old.rest)
         self._misaligned = 0
         on_status(SourceStatus(self.name, True, f"board found ({located.method})"))
 

@@ -185,8 +185,11 @@ def to_lab(warped: Image) -> FloatArray:
     return np.asarray(lab.reshape(-1, 3), dtype=np.float32)
 
 
-def _robust_plane(points: FloatArray, values: FloatArray) -> FloatArray:
-    """Fit values (n, 3) ~ a + b x + c y robustly; returns (3 coefficients, 3 channels)."""
+def _robust_plane(points: FloatArray, values: FloatArray, floor: float = 3.0) -> FloatArray:
+    """Fit values (n, 3) ~ a + b x + c y robustly; returns (3 coefficients, 3 channels).
+
+    Points further from the plane than 2.5 times the median distance (at least
+    ``floor``) are dropped and the plane fitted again, three times."""
     design = np.column_stack([np.ones(len(points)), points]).astype(np.float64)
     target = values.astype(np.float64)
     keep = np.ones(len(points), bool)
@@ -198,7 +201,7 @@ def _robust_plane(points: FloatArray, values: FloatArray) -> FloatArray:
         used = design[keep]
         coef = np.linalg.solve(used.T @ used, used.T @ target[keep])
         resid = np.sqrt(np.square(target - design @ coef).sum(axis=1))
-        scale = max(float(np.median(resid[keep])) * 2.5, 3.0)
+        scale = max(float(np.median(resid[keep])) * 2.5, floor)
         keep = resid <= scale
     return coef.astype(np.float32)
 
@@ -466,6 +469,54 @@ def relight(sampler: SquareSampler, board: Image, reference: Reference) -> Image
     table = levels * np.exp(-tint)[None, :] - np.float32(SHADE_OFFSET)
     lut = np.clip(np.round(table), 0, 255).astype(np.uint8).reshape(256, 1, 3)
     return np.asarray(cv2.LUT(np.ascontiguousarray(board), lut), np.uint8)
+
+
+RELIGHT_MIN = 0.03  # log units (3%): a smaller change of light is left to relight
+RELIGHT_FLOOR = 0.02  # the robust fit drops squares further than this from its plane
+
+
+def _log_image(board: Image) -> FloatArray:
+    return np.asarray(_LOG_LEVELS[np.ascontiguousarray(board)], np.float32)
+
+
+def light_between(config: VisionConfig, before: Image, now: Image) -> FloatArray | None:
+    """How the light changed between two warps of a board at rest: a plane in
+    log(B, G, R) over the board, (3 coefficients: constant, per square along
+    x, per square along y; one column per channel), or None when it changed by
+    less than RELIGHT_MIN anywhere on the board.
+
+    Both views show the same pieces, so every square's mean log(now / before)
+    is the change of light there, whatever stands on it; a square where a
+    piece was put down or taken away in between, or where a shadow moved, is
+    far from the plane through the others and is left out of the fit (which
+    is robust: see _robust_plane). A lamp, the sun or a cloud changes the
+    light smoothly over a board, which the plane follows; a sharp local
+    shadow it does not (the square reader tolerates shadows)."""
+    s = config.square_px
+    m = round(config.margin_squares * s)
+    inner = slice(m, m + 8 * s)
+    change = _log_image(now[inner, inner]) - _log_image(before[inner, inner])
+    squares = np.asarray(cv2.resize(change, (8, 8), interpolation=cv2.INTER_AREA),
+                         np.float32).reshape(64, 3)
+    centres = np.array([(c + 0.5, r + 0.5) for r in range(8) for c in range(8)], np.float32)
+    plane = _robust_plane(centres, squares, RELIGHT_FLOOR)
+    corners = np.array([[1.0, x, y] for x in (0.0, 8.0) for y in (0.0, 8.0)], np.float32)
+    if float(np.abs(corners @ plane).max()) < RELIGHT_MIN:
+        return None
+    return plane
+
+
+def apply_light(config: VisionConfig, warped: Image, plane: FloatArray) -> Image:
+    """``warped`` (a whole warp, margin included) under the light changed by
+    ``plane`` (see light_between)."""
+    size = warped.shape[0]
+    axis = (np.arange(size, dtype=np.float32) + 0.5) / np.float32(config.square_px) \
+        - np.float32(config.margin_squares)
+    field = (plane[0][None, None, :] + axis[None, :, None] * plane[1][None, None, :]
+             + axis[:, None, None] * plane[2][None, None, :])
+    out = (warped.astype(np.float32) + np.float32(SHADE_OFFSET)) * np.exp(field) \
+        - np.float32(SHADE_OFFSET)
+    return np.asarray(np.clip(out + 0.5, 0, 255), np.uint8)
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
