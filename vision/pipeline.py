@@ -18,12 +18,18 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TypeVar
 
+import cv2
+import numpy as np
+import numpy.typing as npt
+
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
 from vision.locate import grid_alignment
 from vision.motion import FrameReading, Grey, detect_disturbance, small_grey
 from vision.squares import (
+    EMPTY,
     Reference,
+    SquareReading,
     SquareSampler,
     apply_light,
     light_between,
@@ -62,12 +68,31 @@ def run_stage(hook: StageHook | None, name: str, func: Callable[..., T], *args: 
         hook(name, time.perf_counter() - start)
 
 
+def view_shift(before: Image, now: Image) -> float:
+    """How far (warp pixels) the board's picture moved between two warps: the
+    peak of their phase correlation, which pieces put down and changes of light
+    hardly move (the board's pattern is most of the picture)."""
+    a = cv2.cvtColor(before, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    b = cv2.cvtColor(now, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    window = cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F)
+    (dx, dy), _response = cv2.phaseCorrelate(a, b, window)
+    return float(math.hypot(dx, dy))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Rest:
+    """The board's view when it last came to rest, and the squares read occupied."""
+
+    warp: Image
+    occupied: npt.NDArray[np.bool_]
+
+
 class BoardPipeline:
     """Per-frame processing for one board geometry."""
 
     def __init__(self, config: VisionConfig, geometry: BoardGeometry,
                  reference: Image | None = None, hook: StageHook | None = None,
-                 *, empty_start: bool = False, rest: Image | None = None) -> None:
+                 *, empty_start: bool = False, rest: Rest | None = None) -> None:
         self.config = config
         self.geometry = geometry
         self.hook = hook
@@ -88,8 +113,9 @@ class BoardPipeline:
         self._still = 0
         # The warp of the board when it last came to rest (from an earlier
         # geometry too: a warp is the board seen square on).
-        self.rest: Image | None = rest
+        self.rest: Rest | None = rest
         self._disturbed = True  # something moved or reached in since then
+        self.moved = False  # the board's view at rest shifted: the camera was nudged
 
     def process(self, frame: Image, timestamp: float) -> FrameReading:
         config, hook = self.config, self.hook
@@ -109,10 +135,10 @@ class BoardPipeline:
         self._last_grey, self._last_warp = grey, warped
         aligned = alignment >= config.check_min_ratio
         self._disturbed |= not disturbance.still
+        came_to_rest = False
         if self._still >= config.settle_frames and not disturbance.hand and aligned:
             self._settled = grey  # hands are judged against the last still view
-            if self._disturbed:
-                self._came_to_rest(warped)
+            came_to_rest, self._disturbed = self._disturbed, False
         if (self.empty_start and self._still >= config.settle_frames and disturbance.still
                 and aligned):
             LOGGER.info("taking the first still view as the empty board")
@@ -123,26 +149,53 @@ class BoardPipeline:
         if disturbance.still:
             reading = run_stage(hook, "squares", read_squares, config, self.sampler, warped,
                                 self.reference)
+        if came_to_rest and reading is not None and self._came_to_rest(warped, reading):
+            reading = run_stage(hook, "squares", read_squares, config, self.sampler, warped,
+                                self.reference)
         return FrameReading(timestamp, reading, disturbance, alignment, aligned)
 
-    def _came_to_rest(self, warped: Image) -> None:
-        """The board is at rest again: follow a change of light since it last was.
+    def _came_to_rest(self, warped: Image, reading: SquareReading) -> bool:
+        """The board is at rest again (``reading`` of it): follow a change of
+        light since it last was; True when the reference was re-lit.
 
         The reference is the empty board under the light of its time. When the
         light has changed since the board last rested (a lamp, a cloud), the
-        change is measured on the two views of the board at rest (see
-        vision.squares.light_between) and the reference re-lit to match, so
-        that every bare square still looks like the empty board."""
-        self._disturbed = False
-        before, self.rest = self.rest, warped
+        change is measured on the two views of the board at rest, on the
+        squares bare in both (see vision.squares.light_between), and the
+        reference re-lit to match, so that every bare square still looks like
+        the empty board. A board whose view shifted instead was nudged: see
+        ``moved``."""
+        occupied = np.array([label != EMPTY for row in reading.grid for label in row])
+        before, self.rest = self.rest, Rest(warped, occupied)
         if before is None or self.reference_warp is None:
-            return
-        plane = light_between(self.config, before, warped)
-        if plane is None:
-            return
+            return False
+        if view_shift(before.warp, warped) > self.config.rest_shift_px:
+            # Not the light: the camera moved. Keep the last view at rest for
+            # the geometry the reader will find (see CameraBoardReader._use).
+            LOGGER.info("the board's view shifted at rest: the camera was nudged")
+            self.rest, self.moved = before, True
+            return False
+        # Measured first on the squares bare at the last rest (the reading now
+        # is against the old light), leaving out a square unlike its
+        # neighbours: a piece may have been put down there since. Then the
+        # board is read again against the reference re-lit so far, and the
+        # change measured again without what that reading shows occupied.
+        field = light_between(self.sampler, before.warp, warped, before.occupied,
+                              self.config.relight_odd)
+        if field is None:
+            return False
+        trial = prepare_reference(self.config, self.sampler,
+                                  apply_light(self.config, self.reference_warp, field))
+        occupied = np.array([label != EMPTY for row in read_squares(
+            self.config, self.sampler, warped, trial).grid for label in row])
+        self.rest = Rest(warped, occupied)
+        field = light_between(self.sampler, before.warp, warped, occupied | before.occupied)
+        if field is None:
+            return False
         LOGGER.info("the light changed: re-lighting the empty-board reference")
-        self.reference_warp = apply_light(self.config, self.reference_warp, plane)
+        self.reference_warp = apply_light(self.config, self.reference_warp, field)
         self.reference = prepare_reference(self.config, self.sampler, self.reference_warp)
+        return True
 
     def mark_settled(self, empty: bool) -> None:
         """The last frame was settled: if the board is empty and there is no

@@ -246,6 +246,12 @@ class CameraBoardReader:
                 settler.reset()
             return
         self._misaligned = 0
+        if self.pipeline.moved:  # nudged too little for the check above
+            self.pipeline.moved = False
+            on_status(SourceStatus(self.name, True, "the camera moved; looking for the board"))
+            self._relocate(frame, on_status)
+            settler.reset()
+            return
         snapshot = settler.feed(result)
         if settler.settled and result.reading is not None:
             self.pipeline.mark_settled(all(row == "........" for row in result.reading.grid))

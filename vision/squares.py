@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import warnings
 from typing import Any
 
 import cv2
@@ -185,11 +186,8 @@ def to_lab(warped: Image) -> FloatArray:
     return np.asarray(lab.reshape(-1, 3), dtype=np.float32)
 
 
-def _robust_plane(points: FloatArray, values: FloatArray, floor: float = 3.0) -> FloatArray:
-    """Fit values (n, 3) ~ a + b x + c y robustly; returns (3 coefficients, 3 channels).
-
-    Points further from the plane than 2.5 times the median distance (at least
-    ``floor``) are dropped and the plane fitted again, three times."""
+def _robust_plane(points: FloatArray, values: FloatArray) -> FloatArray:
+    """Fit values (n, 3) ~ a + b x + c y robustly; returns (3 coefficients, 3 channels)."""
     design = np.column_stack([np.ones(len(points)), points]).astype(np.float64)
     target = values.astype(np.float64)
     keep = np.ones(len(points), bool)
@@ -201,7 +199,7 @@ def _robust_plane(points: FloatArray, values: FloatArray, floor: float = 3.0) ->
         used = design[keep]
         coef = np.linalg.solve(used.T @ used, used.T @ target[keep])
         resid = np.sqrt(np.square(target - design @ coef).sum(axis=1))
-        scale = max(float(np.median(resid[keep])) * 2.5, floor)
+        scale = max(float(np.median(resid[keep])) * 2.5, 3.0)
         keep = resid <= scale
     return coef.astype(np.float32)
 
@@ -472,49 +470,82 @@ def relight(sampler: SquareSampler, board: Image, reference: Reference) -> Image
 
 
 RELIGHT_MIN = 0.03  # log units (3%): a smaller change of light is left to relight
-RELIGHT_FLOOR = 0.02  # the robust fit drops squares further than this from its plane
+_SAME_COLOUR = ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1), (0, -2), (0, 2), (-2, 0), (2, 0))
+_OTHER_COLOUR = ((0, -1), (0, 1), (-1, 0), (1, 0))
 
 
-def _log_image(board: Image) -> FloatArray:
-    return np.asarray(_LOG_LEVELS[np.ascontiguousarray(board)], np.float32)
+def _around(squares: FloatArray, steps: tuple[tuple[int, int], ...]) -> FloatArray:
+    """(len(steps), 8, 8, 3): each square's neighbours ``steps`` away (NaN off the board)."""
+    padded = np.pad(squares, ((2, 2), (2, 2), (0, 0)), constant_values=np.nan)
+    return np.stack([padded[2 + dy:10 + dy, 2 + dx:10 + dx] for dy, dx in steps])
 
 
-def light_between(config: VisionConfig, before: Image, now: Image) -> FloatArray | None:
-    """How the light changed between two warps of a board at rest: a plane in
-    log(B, G, R) over the board, (3 coefficients: constant, per square along
-    x, per square along y; one column per channel), or None when it changed by
-    less than RELIGHT_MIN anywhere on the board.
+def light_between(sampler: SquareSampler, before: Image, now: Image,
+                  occupied: npt.NDArray[np.bool_], odd: float | None = None
+                  ) -> FloatArray | None:
+    """How the light changed between two warps of a board at rest: log(now /
+    before) of B, G and R at every square (8, 8, 3; rank 8 first), or None
+    when it changed by less than RELIGHT_MIN on every bare square (or no
+    square is bare).
 
-    Both views show the same pieces, so every square's mean log(now / before)
-    is the change of light there, whatever stands on it; a square where a
-    piece was put down or taken away in between, or where a shadow moved, is
-    far from the plane through the others and is left out of the fit (which
-    is robust: see _robust_plane). A lamp, the sun or a cloud changes the
-    light smoothly over a board, which the plane follows; a sharp local
-    shadow it does not (the square reader tolerates shadows)."""
-    s = config.square_px
-    m = round(config.margin_squares * s)
-    inner = slice(m, m + 8 * s)
-    change = _log_image(now[inner, inner]) - _log_image(before[inner, inner])
-    squares = np.asarray(cv2.resize(change, (8, 8), interpolation=cv2.INTER_AREA),
-                         np.float32).reshape(64, 3)
-    centres = np.array([(c + 0.5, r + 0.5) for r in range(8) for c in range(8)], np.float32)
-    plane = _robust_plane(centres, squares, RELIGHT_FLOOR)
-    corners = np.array([[1.0, x, y] for x in (0.0, 8.0) for y in (0.0, 8.0)], np.float32)
-    if float(np.abs(corners @ plane).max()) < RELIGHT_MIN:
+    ``occupied`` (64,) marks the squares read occupied in either view. Only
+    the other squares, bare in both and not under a tall piece's top
+    (sampler.covers), are measured: the median change on their border band is
+    the change of light there. A piece standing, put down or taken away
+    changes its square for reasons other than light, so it takes the median
+    of its nearest measured squares of the same colour (the four diagonal and
+    the four two squares away; failing those, of all the measured squares of
+    its colour). With ``odd``, a measured square whose change is unlike that
+    median by more than ``odd`` (log units) takes it too: a piece may have
+    been put down there unseen. A lamp, a cloud or someone's shadow changes
+    the light over several squares, which is kept square by square. Light and dark squares
+    are kept apart: a camera's response is not proportional near white (its
+    tone curve, clipping), so under a brighter light the light squares gain
+    less than the dark ones."""
+    hidden = occupied | (sampler.covers & occupied[:, None]).any(axis=0)
+    if hidden.all():
         return None
-    return plane
+    change = ring_log(sampler, sampler.cut(now)) - ring_log(sampler, sampler.cut(before))
+    squares = row_medians(change.reshape(3, 64, -1)).T.astype(np.float32)
+    if float(np.abs(squares[~hidden]).max()) < RELIGHT_MIN:
+        return None
+    squares[hidden] = np.nan
+    grid = squares.reshape(8, 8, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN neighbourhoods
+        near = np.nanmedian(_around(grid, _SAME_COLOUR), axis=0)
+        if odd is not None:
+            unlike = (np.abs(grid - near) > odd).any(axis=2)
+            grid[unlike] = np.nan
+        light = sampler.light.reshape(8, 8)
+        for own in (light, ~light):
+            measured = grid[own & ~np.isnan(grid[..., 0])]
+            fallback = np.median(measured, axis=0) if len(measured) \
+                else np.nanmedian(grid.reshape(64, 3), axis=0)
+            near[own] = np.where(np.isnan(near[own]), fallback, near[own])
+    return np.asarray(np.where(np.isnan(grid), near, grid), np.float32)
 
 
-def apply_light(config: VisionConfig, warped: Image, plane: FloatArray) -> Image:
+def apply_light(config: VisionConfig, warped: Image, field: FloatArray) -> Image:
     """``warped`` (a whole warp, margin included) under the light changed by
-    ``plane`` (see light_between)."""
-    size = warped.shape[0]
-    axis = (np.arange(size, dtype=np.float32) + 0.5) / np.float32(config.square_px) \
-        - np.float32(config.margin_squares)
-    field = (plane[0][None, None, :] + axis[None, :, None] * plane[1][None, None, :]
-             + axis[:, None, None] * plane[2][None, None, :])
-    out = (warped.astype(np.float32) + np.float32(SHADE_OFFSET)) * np.exp(field) \
+    ``field`` (see light_between): each of the light and the dark squares'
+    changes interpolated between their square centres (on a square of the
+    other colour, from its four neighbours), each used on its own squares."""
+    m = round(config.margin_squares)
+    h, w = warped.shape[:2]
+    s = config.square_px
+    light = ((np.arange(8)[:, None] + np.arange(8)[None, :]) % 2 == 0)[..., None]
+    neighbours = np.asarray(np.nanmean(_around(field, _OTHER_COLOUR), axis=0), np.float32)
+    gains = []
+    for own in (light, ~light):
+        cells = np.asarray(np.where(own, field, neighbours), np.float32)
+        padded = cv2.copyMakeBorder(cells, m, m, m, m, cv2.BORDER_REPLICATE)
+        gains.append(cv2.resize(padded, (w, h), interpolation=cv2.INTER_LINEAR))
+    rows = np.clip((np.arange(h) - m * s) // s, 0, 7)
+    cols = np.clip((np.arange(w) - m * s) // s, 0, 7)
+    on_light = ((rows[:, None] + cols[None, :]) % 2 == 0)[..., None]
+    gain = np.exp(np.where(on_light, gains[0], gains[1]))
+    out = (warped.astype(np.float32) + np.float32(SHADE_OFFSET)) * gain \
         - np.float32(SHADE_OFFSET)
     return np.asarray(np.clip(out + 0.5, 0, 255), np.uint8)
 
