@@ -263,16 +263,17 @@ class CameraBoardReader:
         # after a bump the pieces are on it. The empty-board reference taken
         # before the bump still holds: it is a warp, the board seen square on,
         # and the new geometry warps the board to the same place. The light
-        # on the board, as this camera sees it, may differ: the board's last
-        # view at rest goes along, and the pipeline re-lights the reference
-        # from it when the board first rests again (BoardPipeline._came_to_rest).
+        # on the board, as this camera sees it, may differ: the change of light
+        # so far and the board's last view at rest go along, and the pipeline
+        # measures the light again when the board first rests (see
+        # BoardPipeline._came_to_rest).
         first = self.located is None
         old = self.pipeline
         self.located = located
         self.pipeline = BoardPipeline(
             self.config, located.geometry, None if old is None else old.reference_warp,
             self._hook, empty_start=self.empty_start and first,
-            rest=None if old is None else old.rest)
+            rest=None if old is None else old.rest, light=None if old is None else old.light)
         self._misaligned = 0
         on_status(SourceStatus(self.name, True, f"board found ({located.method})"))
 

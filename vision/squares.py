@@ -462,11 +462,24 @@ def relight(sampler: SquareSampler, board: Image, reference: Reference) -> Image
     tint = tint_change(sampler, board, reference)
     if float(np.abs(tint).max()) < TINT_MIN:
         return board
-    # The log was of (value + SHADE_OFFSET): undo the gain on that.
+    return np.asarray(cv2.LUT(np.ascontiguousarray(board), tint_table(-tint)), np.uint8)
+
+
+def tint_table(gains: FloatArray) -> Image:
+    """A cv2.LUT table (256, 1, 3) putting the log gains (B, G, R) on each
+    value (+ SHADE_OFFSET, as the logs were taken)."""
     levels = np.arange(256, dtype=np.float32)[:, None] + np.float32(SHADE_OFFSET)
-    table = levels * np.exp(-tint)[None, :] - np.float32(SHADE_OFFSET)
-    lut = np.clip(np.round(table), 0, 255).astype(np.uint8).reshape(256, 1, 3)
-    return np.asarray(cv2.LUT(np.ascontiguousarray(board), lut), np.uint8)
+    table = levels * np.exp(gains)[None, :] - np.float32(SHADE_OFFSET)
+    return np.clip(np.round(table), 0, 255).astype(np.uint8).reshape(256, 1, 3)
+
+
+def light_colour(field: FloatArray) -> FloatArray:
+    """The colour part of a change of light (see light_between): the median
+    log gain of B, G and R over the squares, less their mean (3,); zeros when
+    under TINT_MIN."""
+    colour = np.median(field.reshape(-1, 3), axis=0)
+    colour = np.asarray(colour - colour.mean(), np.float32)
+    return colour if float(np.abs(colour).max()) >= TINT_MIN else np.zeros(3, np.float32)
 
 
 RELIGHT_MIN = 0.03  # log units (3%): a smaller change of light is left to relight
@@ -526,13 +539,14 @@ def light_between(sampler: SquareSampler, before: Image, now: Image,
     return np.asarray(np.where(np.isnan(grid), near, grid), np.float32)
 
 
-def apply_light(config: VisionConfig, warped: Image, field: FloatArray) -> Image:
-    """``warped`` (a whole warp, margin included) under the light changed by
-    ``field`` (see light_between): each of the light and the dark squares'
-    changes interpolated between their square centres (on a square of the
-    other colour, from its four neighbours), each used on its own squares."""
+def light_gain(config: VisionConfig, shape: tuple[int, ...], field: FloatArray) -> FloatArray:
+    """The gain (h, w, 3) on a whole warp of ``shape`` (margin included) that
+    ``field`` (see light_between) stands for: each of the light and the dark
+    squares' changes interpolated between their square centres (on a square
+    of the other colour, from its four neighbours), each used on its own
+    squares."""
     m = round(config.margin_squares)
-    h, w = warped.shape[:2]
+    h, w = shape[:2]
     s = config.square_px
     light = ((np.arange(8)[:, None] + np.arange(8)[None, :]) % 2 == 0)[..., None]
     neighbours = np.asarray(np.nanmean(_around(field, _OTHER_COLOUR), axis=0), np.float32)
@@ -544,10 +558,19 @@ def apply_light(config: VisionConfig, warped: Image, field: FloatArray) -> Image
     rows = np.clip((np.arange(h) - m * s) // s, 0, 7)
     cols = np.clip((np.arange(w) - m * s) // s, 0, 7)
     on_light = ((rows[:, None] + cols[None, :]) % 2 == 0)[..., None]
-    gain = np.exp(np.where(on_light, gains[0], gains[1]))
+    return np.asarray(np.exp(np.where(on_light, gains[0], gains[1])), np.float32)
+
+
+def apply_gain(warped: Image, gain: FloatArray) -> Image:
+    """``warped`` with ``gain`` (see light_gain) on each pixel's (B, G, R + SHADE_OFFSET)."""
     out = (warped.astype(np.float32) + np.float32(SHADE_OFFSET)) * gain \
         - np.float32(SHADE_OFFSET)
     return np.asarray(np.clip(out + 0.5, 0, 255), np.uint8)
+
+
+def apply_light(config: VisionConfig, warped: Image, field: FloatArray) -> Image:
+    """``warped`` (a whole warp, margin included) under the light changed by ``field``."""
+    return apply_gain(warped, light_gain(config, warped.shape, field))
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
