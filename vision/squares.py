@@ -498,8 +498,9 @@ def light_between(sampler: SquareSampler, before: Image, now: Image,
                   ) -> FloatArray | None:
     """How the light changed between two warps of a board at rest: log(now /
     before) of B, G and R at every square (8, 8, 3; rank 8 first), or None
-    when it changed by less than RELIGHT_MIN on every bare square (or no
-    square is bare).
+    when no square is bare, or when the median change over each square's
+    neighbourhood (below) is under RELIGHT_MIN everywhere: a change of light
+    covers more than one square, a piece put down unseen one.
 
     ``occupied`` (64,) marks the squares read occupied in either view. Only
     the other squares, bare in both and not under a tall piece's top
@@ -511,8 +512,8 @@ def light_between(sampler: SquareSampler, before: Image, now: Image,
     its colour). With ``odd``, a measured square whose change is unlike that
     median by more than ``odd`` (log units) takes it too: a piece may have
     been put down there unseen. A lamp, a cloud or someone's shadow changes
-    the light over several squares, which is kept square by square. Light and dark squares
-    are kept apart: a camera's response is not proportional near white (its
+    the light over several squares, which is kept square by square. Light
+    and dark squares are kept apart: a camera's response is not proportional near white (its
     tone curve, clipping), so under a brighter light the light squares gain
     less than the dark ones."""
     hidden = occupied | (sampler.covers & occupied[:, None]).any(axis=0)
@@ -527,15 +528,16 @@ def light_between(sampler: SquareSampler, before: Image, now: Image,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN neighbourhoods
         near = np.nanmedian(_around(grid, _SAME_COLOUR), axis=0)
-        if odd is not None:
-            unlike = (np.abs(grid - near) > odd).any(axis=2)
-            grid[unlike] = np.nan
         light = sampler.light.reshape(8, 8)
         for own in (light, ~light):
             measured = grid[own & ~np.isnan(grid[..., 0])]
             fallback = np.median(measured, axis=0) if len(measured) \
                 else np.nanmedian(grid.reshape(64, 3), axis=0)
             near[own] = np.where(np.isnan(near[own]), fallback, near[own])
+    if float(np.abs(near).max()) < RELIGHT_MIN:
+        return None
+    if odd is not None:
+        grid = np.where((np.abs(grid - near) > odd).any(axis=2, keepdims=True), np.nan, grid)
     return np.asarray(np.where(np.isnan(grid), near, grid), np.float32)
 
 
