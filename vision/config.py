@@ -27,6 +27,15 @@ class VisionConfig:
     # against a quarter square off them.
     check_min_ratio: float = 1.25
     check_failures_to_relocate: int = 8
+    # A camera nudged too little for that check still spoils the comparison
+    # with the empty board: the board's view at rest is compared with its last
+    # one, and a shift of more than this (warp pixels, square_px a square) has
+    # the board looked for again.
+    rest_shift_px: float = 1.0
+    # When the light changes at rest, a square bare at the last rest whose
+    # change differs from its same-coloured neighbours' by more than this (log
+    # units, 15%) is left out of the first measure (a piece put down there).
+    relight_odd: float = 0.15
 
     # Squares. Radii and shifts are in squares. The sample disc sits where a
     # piece stands (its base), moved a little along its lean away from the camera.

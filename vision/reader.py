@@ -246,6 +246,12 @@ class CameraBoardReader:
                 settler.reset()
             return
         self._misaligned = 0
+        if self.pipeline.moved:  # nudged too little for the check above
+            self.pipeline.moved = False
+            on_status(SourceStatus(self.name, True, "the camera moved; looking for the board"))
+            self._relocate(frame, on_status)
+            settler.reset()
+            return
         snapshot = settler.feed(result)
         if settler.settled and result.reading is not None:
             self.pipeline.mark_settled(all(row == "........" for row in result.reading.grid))
@@ -254,11 +260,20 @@ class CameraBoardReader:
 
     def _use(self, located: Located, on_status: StatusCallback) -> None:
         # Only the first board found can be assumed empty (a game starts empty);
-        # after a bump the pieces are on it, until an empty board settles again.
+        # after a bump the pieces are on it. The empty-board reference taken
+        # before the bump still holds: it is a warp, the board seen square on,
+        # and the new geometry warps the board to the same place. The light
+        # on the board, as this camera sees it, may differ: the change of light
+        # so far and the board's last view at rest go along, and the pipeline
+        # measures the light again when the board first rests (see
+        # BoardPipeline._came_to_rest).
         first = self.located is None
+        old = self.pipeline
         self.located = located
-        self.pipeline = BoardPipeline(self.config, located.geometry, None, self._hook,
-                                      empty_start=self.empty_start and first)
+        self.pipeline = BoardPipeline(
+            self.config, located.geometry, None if old is None else old.reference_warp,
+            self._hook, empty_start=self.empty_start and first,
+            rest=None if old is None else old.rest, light=None if old is None else old.light)
         self._misaligned = 0
         on_status(SourceStatus(self.name, True, f"board found ({located.method})"))
 
