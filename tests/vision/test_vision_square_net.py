@@ -29,9 +29,12 @@ NET_PHOTO_WRONG = 0
 NET_SYNTHETIC_WRONG = 6
 # The real photos of tests/vision/data/real_boards: the development part was
 # trained on (1 square wrong of 3,968); the held-out part never was, and was
-# read once for the report (170 of 3,904 wrong: 168 on the walnut board).
+# read once for the report (172 of 3,904 wrong: 168 on the walnut board, 3 on
+# the empty wooden board, 1 on the mat; the network before the varied scenes
+# read 170). The network was chosen on the development part and synthetic
+# streams (docs/camera.md); the held-out count only guards it.
 NET_DEV_WRONG = 2
-NET_HELD_OUT_WRONG = 170
+NET_HELD_OUT_WRONG = 172
 
 
 def read(image: np.ndarray, geometry: BoardGeometry) -> str:
