@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import chess
 import cv2
@@ -111,6 +111,8 @@ class Scene:
     markers: bool = False
     hand: Hand | None = None
     shadow_strength: float = 0.45
+    colours: tuple[BGR, BGR, BGR] | None = None  # (light, dark, frame): the scheme's when None
+    grain: float | None = None  # wood stripes' strength: the scheme's (9 or 0) when None
 
     def geometry(self) -> BoardGeometry:
         """The true board corners (a8, h8, h1, a1) in the rendered image."""
@@ -276,6 +278,91 @@ def leaning_scene(rng: np.random.Generator) -> Scene:
                         max_tilt_deg=45.0, kinds=TALL_KINDS)
 
 
+def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float) -> BGR:
+    b, g, r = (int(v) for v in np.clip(np.array(colour) * rng.uniform(1 - spread, 1 + spread, 3),
+                                       0, 255))
+    return b, g, r
+
+
+def game_like_pieces(rng: np.random.Generator) -> dict[chess.Square, tuple[str, int]]:
+    """Pieces as a game leaves them: the starting position with some pieces taken
+    off and some moved a few squares forwards (rows of pieces standing one
+    behind another, as real photos show)."""
+    pieces: dict[chess.Square, tuple[str, int]] = {}
+    keep = rng.uniform(0.4, 1.0)
+    board = chess.Board()
+    for square, piece in board.piece_map().items():
+        if rng.random() > keep:
+            continue
+        colour = "white" if piece.color else "black"
+        rank = chess.square_rank(square)
+        if rng.random() < 0.3:
+            step = int(rng.integers(1, 4))
+            rank = min(rank + step, 7) if piece.color else max(rank - step, 0)
+        target = chess.square(chess.square_file(square), rank)
+        if target not in pieces:
+            pieces[target] = (colour, piece.piece_type)
+    return pieces
+
+
+def varied_scene(rng: np.random.Generator) -> Scene:
+    """A training scene of a board and set unlike the named schemes: half the
+    time a wooden board (maple and walnut squares, their tones and grain drawn
+    at random) else a named scheme with its colours moved; pieces of wood (45%
+    drawn from the squares' own colours: boxwood on maple, brown on walnut; 30%
+    boxwood and a brown stain or ebony) or plastic; a warm lamp, daylight or a
+    colour cast; half the time a camera 25 to 50 degrees from straight down
+    (then 40% of the boards set out as in a game, :func:`game_like_pieces`);
+    more blur, noise and JPEG
+    loss than :func:`random_scene`. Drawn from ``rng`` alone (a stream of its
+    own: no benchmark set draws these)."""
+    if rng.random() < 0.5:  # a phone or tripod 25 to 50 degrees from straight down
+        scene = random_scene(rng, min_tilt_deg=25.0, max_tilt_deg=50.0)
+        if rng.random() < 0.4:
+            scene = scene.with_pieces(game_like_pieces(rng))
+    else:
+        scene = random_scene(rng)
+    base_light, base_dark, base_frame = SCHEMES[scene.scheme]
+    if rng.random() < 0.5:  # a wooden board
+        light_sq = _jitter(rng, (rng.uniform(110, 175), rng.uniform(160, 210),
+                                 rng.uniform(190, 240)), 0.06)
+        dark_sq = _jitter(rng, (rng.uniform(25, 80), rng.uniform(45, 110),
+                                rng.uniform(70, 150)), 0.1)
+        frame = _jitter(rng, (rng.uniform(20, 90), rng.uniform(40, 120), rng.uniform(60, 160)),
+                        0.1)
+        grain = float(rng.uniform(4, 22))
+    else:
+        light_sq = _jitter(rng, base_light, 0.1)
+        dark_sq = _jitter(rng, base_dark, 0.15)
+        frame = _jitter(rng, base_frame, 0.2)
+        grain = float(rng.uniform(0, 12)) if rng.random() < 0.5 else 0.0
+    colours = dict(scene.piece_colors)
+    style = rng.random()
+    if style < 0.45:  # wooden pieces of the squares' own colours
+        colours["white"] = _jitter(rng, tuple(v * rng.uniform(0.85, 1.1) for v in light_sq), 0.06)
+        colours["black"] = _jitter(rng, tuple(v * rng.uniform(0.45, 1.0) for v in dark_sq), 0.08)
+    elif style < 0.75:  # wooden pieces: boxwood and a brown stain or ebony
+        colours["white"] = _jitter(rng, (rng.uniform(90, 170), rng.uniform(150, 205),
+                                         rng.uniform(185, 240)), 0.05)
+        colours["black"] = _jitter(rng, (rng.uniform(15, 60), rng.uniform(25, 85),
+                                         rng.uniform(35, 120)), 0.1)
+    # else plastic pieces as random_scene drew them
+    lamp = rng.random()
+    if lamp < 0.35:  # a warm lamp
+        tint = (rng.uniform(0.7, 0.9), rng.uniform(0.9, 1.0), rng.uniform(1.05, 1.2))
+    elif lamp < 0.6:  # daylight, a little blue
+        tint = (rng.uniform(1.0, 1.12), rng.uniform(0.97, 1.03), rng.uniform(0.88, 1.0))
+    else:
+        cast = rng.uniform(0.85, 1.15, 3)
+        tint = (float(cast[0]), float(cast[1]), float(cast[2]))
+    return dataclasses.replace(
+        scene, colours=(light_sq, dark_sq, frame), grain=grain, piece_colors=colours,
+        tint=tint,
+        gradient=(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(0.6, 1.25)),
+        noise=float(rng.uniform(1.0, 8.0)), blur=float(rng.uniform(0.0, 2.0)),
+        jpeg_quality=int(rng.integers(30, 95)), shadow_strength=float(rng.uniform(0.2, 0.65)))
+
+
 # Rendering ------------------------------------------------------------------
 
 _TEX = 1.5  # texture pixels per millimetre
@@ -286,7 +373,7 @@ def _board_texture(scene: Scene) -> tuple[Image, float]:
     s = scene.square_mm
     half_mm = 4 * s + 2.2 * s
     size = int(2 * half_mm * _TEX)
-    light, dark, frame = SCHEMES[scene.scheme]
+    light, dark, frame = scene.colours or SCHEMES[scene.scheme]
     tex = np.empty((size, size, 3), np.uint8)
     tex[:] = scene.table
 
@@ -313,12 +400,14 @@ def _board_texture(scene: Scene) -> tuple[Image, float]:
             marker = marker_image(index, px(x1 - cell) - px(x0 + cell))
             mx, my = px(x0 + cell), px(y0 + cell)
             tex[my:my + marker.shape[0], mx:mx + marker.shape[1]] = marker[..., None]
-    if scene.scheme in ("wood", "walnut", "brown"):
+    strength = (9.0 if scene.scheme in ("wood", "walnut", "brown") else 0.0) \
+        if scene.grain is None else scene.grain
+    if strength > 0:
         # Wood grain: fine stripes along each square, alternating direction.
         grain_rng = np.random.default_rng(int(s * 7919))
         stripes = grain_rng.normal(0, 1, (size,)).astype(np.float32)
-        stripes = np.asarray(cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 1.5).ravel() * 9,
-                             np.float32)
+        stripes = np.asarray(cv2.GaussianBlur(stripes.reshape(1, -1), (0, 0), 1.5).ravel()
+                             * strength, np.float32)
         along_x = np.broadcast_to(stripes[:, None], (size, size))
         along_y = along_x.T
         checker = ((np.arange(size)[:, None] // int(s * _TEX)) + (np.arange(size)[None, :]

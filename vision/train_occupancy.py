@@ -1,15 +1,25 @@
 """Train the square network of :mod:`vision.square_net` and write it as ONNX.
 
 ``python -m vision.train_occupancy --out vision/occupancy.onnx`` renders the
-training scenes (synthetic stream ``--stream``: ordinary scenes and leaning
-scenes from a low camera, see :func:`vision.synthetic.leaning_scene`), adds
-the labelled real photos (``tests/vision/data/samples`` and the development
-part of ``tests/vision/data/real_boards``, never its held-out part, each read
-several times with its corners moved by a pixel or so), fits a small network (two
-hidden ReLU layers) with Adam in numpy on the CPU, and writes it with the
-``onnx`` package's helper API (the ``train`` extra). Everything is drawn from
-``--seed`` and ``--stream``, so the same command writes the same file. Tiles
-are cached (``--cache``) so a second fit skips the rendering.
+training scenes (synthetic stream ``--stream``: ordinary scenes, leaning
+scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
+varied scenes of wooden boards and sets under lamp light and daylight, see
+:func:`vision.synthetic.varied_scene`), adds the labelled real photos
+(``tests/vision/data/samples`` and every photo that
+``tests/vision/data/real_boards/labels.json`` puts in the development part,
+never the held-out part, each read several times with its corners moved by a
+pixel or so), fits a small network (two hidden ReLU layers) with Adam in numpy
+on the CPU, every batch's tiles jittered in Lab (exposure, contrast,
+saturation, the empty colour a little off, pixel noise) and half of them
+mirrored, and writes it with the ``onnx`` package's helper API (the ``train``
+extra). Everything is drawn from ``--seed`` and ``--stream``, so the same
+command writes the same file. Tiles are cached (``--cache DIR``, one file a
+part) so a second fit skips the rendering; the real photos' part is keyed by
+a digest of ``labels.json``, so photos added there are read again.
+
+``--leave-out BOARD`` is a check of how the network meets a board it has
+never seen: it trains without the development photos of that board, reads
+them, and writes nothing.
 
 The benchmark's scene sets (``benchmarks.bench_vision --seed S``) draw from
 their own streams; the stream used here (default 77) is never one of the
@@ -19,6 +29,7 @@ sets reported.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import logging
 import time
@@ -34,7 +45,7 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
 from vision.samples import load_photos
-from vision.square_net import CLASSES, INPUTS, TILE_H, TILE_W, square_inputs
+from vision.square_net import CLASSES, INPUTS, LAB_SCALE, TILE_H, TILE_W, square_inputs
 from vision.squares import exposed_board, make_sampler, to_lab
 
 LOGGER = logging.getLogger(__name__)
@@ -42,7 +53,7 @@ LOGGER = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 RENDER_SEEDS_PER_STREAM = 10_000_000
-HIDDEN = (48, 24)
+HIDDEN = (96, 48)
 
 
 def board_rows(config: VisionConfig, image: Image, geometry: BoardGeometry) -> FloatArray:
@@ -69,6 +80,35 @@ def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int
         image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM + index)
         rows.append(board_rows(config, image, scene.geometry()))
         labels.append(grid_labels(scene.grid()))
+    return np.concatenate(rows), np.concatenate(labels)
+
+
+VARIED_VERSION = 2  # of vision.synthetic.varied_scene: a cache of another is not reused
+VARIED_STREAM_OFFSET = 1000  # the varied scenes of stream S draw from stream S + this
+VARIED_RENDER_OFFSET = 5_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
+
+
+def varied_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArray, IntArray]:
+    """Rows and labels of ``scenes`` varied scenes (:func:`vision.synthetic.varied_scene`:
+    wooden boards and sets, lamp light and daylight, more blur, noise and JPEG loss),
+    each read from corners moved by 2% of a square (sd), as a real photo's labelled
+    corners may be."""
+    rng = np.random.default_rng(stream + VARIED_STREAM_OFFSET)
+    rows, labels = [], []
+    for index in range(scenes):
+        scene = synthetic.varied_scene(rng)
+        image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM
+                                 + VARIED_RENDER_OFFSET + index)
+        truth = scene.geometry()
+        corners = np.array(truth.corners)
+        side = float(np.ptp(corners, axis=0).max()) / 8
+        moved = corners + rng.normal(0.0, 0.02 * side, corners.shape)
+        geometry = BoardGeometry(tuple((float(x), float(y)) for x, y in moved),  # type: ignore[arg-type]
+                                 truth.image_size)
+        rows.append(board_rows(config, image, geometry))
+        labels.append(grid_labels(scene.grid()))
+    if not rows:
+        return np.zeros((0, INPUTS), np.float32), np.zeros(0, np.int64)
     return np.concatenate(rows), np.concatenate(labels)
 
 
@@ -106,26 +146,73 @@ def mirrored(rows: FloatArray) -> FloatArray:
                                      axis=1), np.float32)
 
 
-def real_dev_set(config: VisionConfig, draws: int, seed: int) -> tuple[FloatArray, IntArray]:
-    """Rows and labels of the development part of the real photos
-    (``tests/vision/data/real_boards``, split ``dev``; never the held-out
-    part), each ``draws`` times, corners moved by 2% of a square from the second on."""
+def real_dev_set(config: VisionConfig, draws: int, seed: int
+                 ) -> tuple[FloatArray, IntArray, npt.NDArray[np.str_]]:
+    """Rows, labels and board names (per row) of the development part of the real
+    photos (``tests/vision/data/real_boards``, every photo ``labels.json`` puts in
+    split ``dev``; never the held-out part), each ``draws`` times, corners moved by
+    2% of a square from the second on."""
     from vision.real_boards import load_real_boards
 
     photos = list(load_real_boards(split="dev"))
     for photo in photos:
         if photo.split != "dev":
             raise ValueError(f"{photo.path.name} is not a development photo")
-    return _photo_rows(config, photos, draws, np.random.default_rng(seed + 1))
+    rows, labels = _photo_rows(config, photos, draws, np.random.default_rng(seed + 1))
+    boards = np.repeat(np.array([photo.board for photo in photos]), draws * 64)
+    return rows, labels, boards
+
+
+def real_dev_key() -> str:
+    """A short digest of the real photos' labels: a cache made before photos were
+    added or relabelled is not reused."""
+    from vision.real_boards import real_boards_dir
+
+    data = (real_boards_dir() / "labels.json").read_bytes()
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+TILE_VALUES = TILE_H * TILE_W * 3
+
+
+def augmented(rows: FloatArray, rng: np.random.Generator, strength: float) -> FloatArray:
+    """Tiles changed the way another board, light or camera would change them:
+    each tile's difference from its empty colour scaled (exposure and contrast
+    on L, saturation on a and b), shifted (an empty colour estimated a little
+    off), with pixel noise; and the empty colour itself moved (another board's
+    squares). ``strength`` 1 is the training default; 0 leaves the rows as they are."""
+    if strength <= 0:
+        return rows
+    n = len(rows)
+    tiles = rows[:, :TILE_VALUES].reshape(n, -1, 3)
+    gain = np.exp(rng.normal(0.0, 0.15 * strength, (n, 1, 3))).astype(np.float32)
+    gain[:, :, 2] = gain[:, :, 1]  # a and b alike (saturation)
+    shift = rng.normal(0.0, 1.0, (n, 1, 3)) * np.array([4.0, 2.0, 2.0]) * strength / LAB_SCALE
+    noise = rng.normal(0.0, 1.5 * strength, tiles.shape) / LAB_SCALE
+    out = np.empty_like(rows)
+    out[:, :TILE_VALUES] = (tiles * gain + shift + noise).reshape(n, -1)
+    own = rows[:, TILE_VALUES:]
+    out[:, TILE_VALUES:] = own + rng.normal(0.0, 1.0, own.shape) * np.array(
+        [0.08, 0.04, 0.04]) * strength
+    return out
+
+
+def flipped(rows: FloatArray, which: npt.NDArray[np.bool_]) -> FloatArray:
+    """``rows`` with the tiles of ``which`` mirrored across the lean (see :func:`mirrored`)."""
+    out = rows.copy()
+    out[which] = mirrored(rows[which])
+    return out
 
 
 def fit(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epochs: int,
-        rate: float = 2e-3, batch: int = 256, decay: float = 1e-4
+        rate: float = 2e-3, batch: int = 256, decay: float = 1e-4, *,
+        hidden: tuple[int, ...] = HIDDEN, augment: float = 0.0, mirror: bool = False
         ) -> list[tuple[FloatArray, FloatArray]]:
-    """A ReLU network (HIDDEN) fitted by Adam on weighted cross-entropy, with
-    weight decay ``decay``."""
+    """A ReLU network (``hidden`` layers) fitted by Adam on weighted cross-entropy, with
+    weight decay ``decay``; every batch is :func:`augmented` by ``augment`` and, with
+    ``mirror``, half its tiles (at random) mirrored."""
     rng = np.random.default_rng(seed)
-    sizes = [rows.shape[1], *HIDDEN, len(CLASSES)]
+    sizes = [rows.shape[1], *hidden, len(CLASSES)]
     layers = [(np.asarray(rng.normal(0, np.sqrt(2.0 / a), (a, b)), np.float32),
                np.zeros(b, np.float32)) for a, b in itertools.pairwise(sizes)]
     params = [p for layer in layers for p in layer]
@@ -139,6 +226,9 @@ def fit(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epoc
         for start in range(0, len(order), batch):
             pick = order[start:start + batch]
             x, y, w = rows[pick], labels[pick], weights[pick]
+            if mirror:
+                x = flipped(x, rng.random(len(pick)) < 0.5)
+            x = np.asarray(augmented(x, rng, augment), np.float32)
             acts = [x]
             for i, (wm, bv) in enumerate(layers):
                 z = acts[-1] @ wm + bv
@@ -203,12 +293,68 @@ def to_onnx(layers: list[tuple[FloatArray, FloatArray]]) -> bytes:
     return bytes(model.SerializeToString())
 
 
+Part = dict[str, Any]  # rows, labels, board (per row, "" for synthetic scenes)
+
+
+def _cached(cache: Path | None, key: str, make: Any) -> Part:
+    """One part of the training tiles, from ``cache/key.npz`` when there, else made
+    (and stored there)."""
+    path = None if cache is None else cache / f"{key}.npz"
+    if path is not None and path.exists():
+        with np.load(path) as data:
+            return {name: data[name] for name in data.files}
+    start = time.perf_counter()
+    part: Part = make()
+    LOGGER.info("%s: %d tiles (%.0f s)", key, len(part["rows"]), time.perf_counter() - start)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **part)
+    return part
+
+
+def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]:
+    """Every part of the training tiles with its weight: ordinary and leaning scenes,
+    varied scenes, the sample photos, the real development photos."""
+
+    def scenes() -> Part:
+        rows, labels = synthetic_set(config, args.scenes, args.stream, args.leaning)
+        return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
+
+    def varied() -> Part:
+        rows, labels = varied_set(config, args.varied, args.stream)
+        return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
+
+    def samples() -> Part:
+        rows, labels = photo_set(config, args.photo_draws, args.seed)
+        return {"rows": rows, "labels": labels, "board": np.full(len(rows), "samples")}
+
+    def real() -> Part:
+        rows, labels, boards = real_dev_set(config, args.real_draws, args.seed)
+        return {"rows": rows, "labels": labels, "board": boards}
+
+    cache = args.cache
+    parts = [
+        _cached(cache, f"scenes-{args.stream}-{args.scenes}-{args.leaning}", scenes)
+        | {"weight": 1.0},
+        _cached(cache, f"varied{VARIED_VERSION}-{args.stream}-{args.varied}", varied)
+        | {"weight": args.varied_weight},
+        _cached(cache, f"samples-{args.photo_draws}-{args.seed}", samples)
+        | {"weight": args.photo_weight},
+        _cached(cache, f"real-dev-{args.real_draws}-{args.seed}-{real_dev_key()}", real)
+        | {"weight": args.photo_weight},
+    ]
+    return [part for part in parts if len(part["rows"])]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path("vision/occupancy.onnx"))
     parser.add_argument("--scenes", type=int, default=800, help="ordinary synthetic scenes")
     parser.add_argument("--leaning", type=int, default=300, help="low-camera leaning scenes")
+    parser.add_argument("--varied", type=int, default=800,
+                        help="varied scenes (wooden boards and sets, lamp light, daylight)")
+    parser.add_argument("--varied-weight", type=float, default=1.0)
     parser.add_argument("--photo-draws", type=int, default=6, help="reads of each real photo")
     parser.add_argument("--photo-weight", type=float, default=3.0)
     parser.add_argument("--real-draws", type=int, default=4,
@@ -217,33 +363,52 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="initial weights and shuffling")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--decay", type=float, default=1e-4, help="weight decay")
-    parser.add_argument("--cache", type=Path, default=None, help="an .npz of the tiles")
+    parser.add_argument("--hidden", default=",".join(map(str, HIDDEN)),
+                        help="hidden layer sizes (default %(default)s)")
+    parser.add_argument("--augment", type=float, default=1.0,
+                        help="strength of the per-tile Lab jitter (0: none)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="a folder for the tiles (one .npz a part), so a refit skips "
+                             "the rendering")
+    parser.add_argument("--leave-out", metavar="BOARD", default=None,
+                        help="a check, writes nothing: train without the development "
+                             "photos of BOARD (a board name in labels.json), then read them")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
     config = VisionConfig()
     start = time.perf_counter()
-    if args.cache is not None and args.cache.exists():
-        data = np.load(args.cache)
-        rows, labels, weights = data["rows"], data["labels"], data["weights"]
-    else:
-        synth_rows, synth_labels = synthetic_set(config, args.scenes, args.stream, args.leaning)
-        photo_rows, photo_labels = photo_set(config, args.photo_draws, args.seed)
-        real_rows, real_labels = real_dev_set(config, args.real_draws, args.seed)
-        rows = np.concatenate([synth_rows, photo_rows, real_rows])
-        labels = np.concatenate([synth_labels, photo_labels, real_labels])
-        weights = np.concatenate([np.ones(len(synth_rows), np.float32),
-                                  np.full(len(photo_rows) + len(real_rows), args.photo_weight,
-                                          np.float32)])
-        if args.cache is not None:
-            np.savez(args.cache, rows=rows, labels=labels, weights=weights)
+    parts = training_parts(config, args)
+    rows = np.concatenate([part["rows"] for part in parts])
+    labels = np.concatenate([part["labels"] for part in parts])
+    boards = np.concatenate([part["board"] for part in parts])
+    weights = np.concatenate([np.full(len(part["rows"]), part["weight"], np.float32)
+                              for part in parts])
     LOGGER.info("%d tiles (%.0f s)", len(rows), time.perf_counter() - start)
-    rows = np.concatenate([rows, mirrored(rows)])
-    labels, weights = np.concatenate([labels, labels]), np.concatenate([weights, weights])
-    layers = fit(rows, labels, weights, args.seed, args.epochs, decay=args.decay)
-    wrong = int((forward(layers, rows).argmax(axis=1) != labels).sum())
-    LOGGER.info("training tiles wrong: %d of %d (%.0f s)", wrong, len(rows),
+    left = boards == args.leave_out if args.leave_out else np.zeros(len(rows), bool)
+    if args.leave_out and not left.any():
+        parser.error(f"no development photo of a board {args.leave_out!r}")
+    hidden = tuple(int(v) for v in args.hidden.split(","))
+    layers = fit(rows[~left], labels[~left], weights[~left], args.seed, args.epochs,
+                 decay=args.decay, hidden=hidden, augment=args.augment, mirror=True)
+    wrong = int((forward(layers, rows[~left]).argmax(axis=1) != labels[~left]).sum())
+    LOGGER.info("training tiles wrong: %d of %d (%.0f s)", wrong, int((~left).sum()),
                 time.perf_counter() - start)
+    if args.leave_out:
+        # The photos' rows come draws at a time, 64 a read: the first read of each
+        # photo is from its labelled corners.
+        read = forward(layers, rows[left]).argmax(axis=1) != labels[left]
+        first = (np.arange(int(left.sum())) // 64) % args.real_draws == 0
+        LOGGER.info("left out %s: %d of %d squares wrong from the labelled corners, "
+                    "%d of %d with all draws", args.leave_out, int(read[first].sum()),
+                    int(first.sum()), int(read.sum()), len(read))
+        truth = labels[left][first]
+        got = forward(layers, rows[left][first]).argmax(axis=1)
+        for i, name in enumerate(CLASSES):
+            LOGGER.info("  %s read as %s", name, " ".join(
+                f"{other}:{int(((truth == i) & (got == j)).sum())}"
+                for j, other in enumerate(CLASSES)))
+        return 0
     args.out.write_bytes(to_onnx(layers))
     LOGGER.info("wrote %s (%d bytes)", args.out, args.out.stat().st_size)
     return 0
