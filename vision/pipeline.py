@@ -82,6 +82,12 @@ def view_shift(before: Image, now: Image) -> float:
     return float(math.hypot(dx, dy))
 
 
+def tinted(warped: Image, table: Image | None) -> Image:
+    """``warped`` through a colour table of :func:`vision.squares.tint_table` (None:
+    as it is)."""
+    return warped if table is None else np.asarray(cv2.LUT(warped, table), np.uint8)
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class Rest:
     """The board's view when it last came to rest, and the squares read occupied."""
@@ -167,8 +173,7 @@ class BoardPipeline:
 
     def _relit(self, warped: Image) -> Image:
         """``warped`` with the colour of the light brought back to the reference's."""
-        return warped if self._colour is None else np.asarray(cv2.LUT(warped, self._colour),
-                                                              np.uint8)
+        return tinted(warped, self._colour)
 
     def _lit(self, light: FloatArray) -> tuple[Reference, Image | None]:
         """The reference under ``light`` less its colour, and the table that
@@ -221,7 +226,7 @@ class BoardPipeline:
             return False
         so_far = np.zeros_like(change) if self.light is None else self.light
         trial, colour = self._lit(np.asarray(so_far + change, np.float32))
-        seen = warped if colour is None else np.asarray(cv2.LUT(warped, colour), np.uint8)
+        seen = tinted(warped, colour)
         occupied = np.array([label != EMPTY for row in read_squares(
             self.config, self.sampler, seen, trial).grid for label in row])
         self.rest = Rest(warped, occupied)

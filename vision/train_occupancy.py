@@ -54,6 +54,7 @@ FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 RENDER_SEEDS_PER_STREAM = 10_000_000
 HIDDEN = (96, 48)
+TILE_VALUES = TILE_H * TILE_W * 3  # the tile's share of an input row
 
 
 def board_rows(config: VisionConfig, image: Image, geometry: BoardGeometry) -> FloatArray:
@@ -100,16 +101,22 @@ def varied_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArr
         image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM
                                  + VARIED_RENDER_OFFSET + index)
         truth = scene.geometry()
-        corners = np.array(truth.corners)
-        side = float(np.ptp(corners, axis=0).max()) / 8
-        moved = corners + rng.normal(0.0, 0.02 * side, corners.shape)
-        geometry = BoardGeometry(tuple((float(x), float(y)) for x, y in moved),  # type: ignore[arg-type]
-                                 truth.image_size)
-        rows.append(board_rows(config, image, geometry))
+        rows.append(board_rows(config, image, moved_corners(truth, rng)))
         labels.append(grid_labels(scene.grid()))
     if not rows:
         return np.zeros((0, INPUTS), np.float32), np.zeros(0, np.int64)
     return np.concatenate(rows), np.concatenate(labels)
+
+
+def moved_corners(geometry: BoardGeometry, rng: np.random.Generator,
+                  sd: float = 0.02) -> BoardGeometry:
+    """``geometry`` with each corner moved at random by ``sd`` of a square (a
+    labelled corner is off by about that much)."""
+    corners = np.array(geometry.corners)
+    side = float(np.ptp(corners, axis=0).max()) / 8
+    moved = corners + rng.normal(0.0, sd * side, corners.shape)
+    return BoardGeometry(tuple((float(x), float(y)) for x, y in moved),  # type: ignore[arg-type]
+                         geometry.image_size)
 
 
 def photo_set(config: VisionConfig, draws: int, seed: int) -> tuple[FloatArray, IntArray]:
@@ -126,12 +133,9 @@ def _photo_rows(config: VisionConfig, photos: Iterable[Any], draws: int,
     for photo in photos:
         image = np.asarray(cv2.imread(str(photo.path)), np.uint8)
         height, width = image.shape[:2]
-        corners = np.array(photo.geometry.corners)
-        side = float(np.ptp(corners, axis=0).max()) / 8
+        labelled = BoardGeometry(photo.geometry.corners, (width, height))
         for draw in range(draws):
-            moved = corners + (rng.normal(0.0, 0.02 * side, corners.shape) if draw else 0.0)
-            quad = tuple((float(x), float(y)) for x, y in moved)
-            geometry = BoardGeometry(quad, (width, height))  # type: ignore[arg-type]
+            geometry = moved_corners(labelled, rng) if draw else labelled
             rows.append(board_rows(config, image, geometry))
             labels.append(grid_labels(photo.grid))
     return np.concatenate(rows), np.concatenate(labels)
@@ -141,8 +145,8 @@ def mirrored(rows: FloatArray) -> FloatArray:
     """The tiles mirrored across the lean (left and right swapped): a board
     seen in a mirror is a board too, so every tile is also an example."""
     n = len(rows)
-    tiles = rows[:, :TILE_H * TILE_W * 3].reshape(n, TILE_H, TILE_W, 3)[:, :, ::-1]
-    return np.asarray(np.concatenate([tiles.reshape(n, -1), rows[:, TILE_H * TILE_W * 3:]],
+    tiles = rows[:, :TILE_VALUES].reshape(n, TILE_H, TILE_W, 3)[:, :, ::-1]
+    return np.asarray(np.concatenate([tiles.reshape(n, -1), rows[:, TILE_VALUES:]],
                                      axis=1), np.float32)
 
 
@@ -171,8 +175,6 @@ def real_dev_key() -> str:
     data = (real_boards_dir() / "labels.json").read_bytes()
     return hashlib.sha256(data).hexdigest()[:12]
 
-
-TILE_VALUES = TILE_H * TILE_W * 3
 
 
 def augmented(rows: FloatArray, rng: np.random.Generator, strength: float) -> FloatArray:
