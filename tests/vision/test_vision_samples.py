@@ -28,7 +28,8 @@ def _tracked(*patterns: str) -> list[Path]:
 
 
 def test_no_committed_file_reaches_outside_the_repository() -> None:
-    """No code reads the shared folder beside the repository and no file names a path on one machine."""
+    """No code reads the shared folder beside the repository, and no file names a
+    path on one machine."""
     outside = re.compile(r"\.\./shared|/work/|/home/[a-z]")
     offenders = []
     for path in _tracked("*.py", "*.md", "*.toml", "*.spec", "*.kv"):
