@@ -353,6 +353,34 @@ def box_extent_guess(boxes: Sequence[PieceBox]) -> Quad:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
+def game_moves(fens: Sequence[str], start: str = chess.STARTING_BOARD_FEN) -> list[str]:
+    """The moves (SAN, ``""`` for a photo of an unchanged position) that join positions
+    read by eye off photos of one game, from ``start``: each position must be the one
+    before it or one legal move after it (white moving first), else :class:`LabelError`
+    names the position's index, so a misread square shows as a broken game."""
+    board = chess.Board(None)  # white to move
+    board.set_board_fen(start)
+    board.castling_rights = chess.BB_CORNERS
+    board.castling_rights = board.clean_castling_rights()  # where king and rooks stand home
+    moves = []
+    for index, fen in enumerate(fens):
+        if fen == board.board_fen():
+            moves.append("")
+            continue
+        found = []
+        for move in board.legal_moves:
+            board.push(move)
+            if board.board_fen() == fen:
+                found.append(move)
+            board.pop()
+        if len(found) != 1:
+            raise LabelError(f"position {index} ({fen}) is not one legal move after "
+                             f"{board.board_fen()}")
+        moves.append(board.san(found[0]))
+        board.push(found[0])
+    return moves
+
+
 # Looking at it ------------------------------------------------------------------------
 
 def draw_labels(image: Image, corners: Quad, rotation_degrees: int, fen: str) -> Image:

@@ -18,6 +18,7 @@ from vision.label_real_boards import (
     box_extent_guess,
     draw_labels,
     edge_strength,
+    game_moves,
     image_order,
     inner_corner_guess,
     label_photo,
@@ -165,3 +166,22 @@ def test_a_photo_becomes_a_draft_entry_in_the_orientation_asked_for() -> None:
     away = PieceBox("black-pawn", 600.0, 400.0, 630.0, 460.0)
     assert "off the board" in str(label_photo(np.asarray(image, np.uint8), [king, away],
                                               a8_corner="tl", tries=2)["problem"])
+
+
+def test_positions_read_off_one_game_are_joined_by_legal_moves() -> None:
+    """Photos of one game: repeats are allowed, a misread square breaks the game."""
+    start = chess.STARTING_BOARD_FEN
+    after_d4 = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR"
+    after_d5 = "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR"
+    assert game_moves([start, after_d4, after_d4, after_d5]) == ["", "d4", "", "d5"]
+    misread = after_d5.replace("RNBQKBNR", "RNBKQBNR")  # king and queen swapped
+    with pytest.raises(LabelError, match="position 2"):
+        game_moves([after_d4, after_d5, misread])
+
+
+def test_the_mahogany_photos_are_one_legal_game() -> None:
+    """The mahogany board's positions were read by eye; in photo order they are one game."""
+    labels = json.loads((real_boards_dir() / "labels.json").read_text(encoding="utf-8"))
+    fens = [item["board_fen"] for item in labels["images"] if item["board"] == "mahogany"]
+    moves = game_moves(fens)
+    assert len(fens) == 34 and moves[-1] == "Bxa8" and sum(bool(m) for m in moves) == 29
