@@ -353,31 +353,41 @@ def box_extent_guess(boxes: Sequence[PieceBox]) -> Quad:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
-def game_moves(fens: Sequence[str], start: str = chess.STARTING_BOARD_FEN) -> list[str]:
-    """The moves (SAN, ``""`` for a photo of an unchanged position) that join positions
-    read by eye off photos of one game, from ``start``: each position must be the one
-    before it or one legal move after it (white moving first), else :class:`LabelError`
-    names the position's index, so a misread square shows as a broken game."""
+def _lines_to(board: chess.Board, fen: str, plies: int) -> list[list[chess.Move]]:
+    """Every sequence of exactly ``plies`` legal moves from ``board`` that ends on ``fen``."""
+    if plies == 0:
+        return [[]] if board.board_fen() == fen else []
+    lines = []
+    for move in board.legal_moves:
+        board.push(move)
+        lines += [[move, *rest] for rest in _lines_to(board, fen, plies - 1)]
+        board.pop()
+    return lines
+
+
+def game_moves(fens: Sequence[str], start: str = chess.STARTING_BOARD_FEN,
+               max_plies: int = 1) -> list[str]:
+    """The moves (SAN, ``""`` for a photo of an unchanged position, several moves joined
+    by a space) that join positions read by eye off photos of one game, from ``start``:
+    each position must be the one before it or reached from it by one line of at most
+    ``max_plies`` legal moves (white moving first, the shortest line unique), else
+    :class:`LabelError` names the position's index, so a misread square shows as a
+    broken game."""
     board = chess.Board(None)  # white to move
     board.set_board_fen(start)
     board.castling_rights = chess.BB_CORNERS
     board.castling_rights = board.clean_castling_rights()  # where king and rooks stand home
     moves = []
     for index, fen in enumerate(fens):
-        if fen == board.board_fen():
-            moves.append("")
-            continue
-        found = []
-        for move in board.legal_moves:
-            board.push(move)
-            if board.board_fen() == fen:
-                found.append(move)
-            board.pop()
-        if len(found) != 1:
-            raise LabelError(f"position {index} ({fen}) is not one legal move after "
-                             f"{board.board_fen()}")
-        moves.append(board.san(found[0]))
-        board.push(found[0])
+        lines: list[list[chess.Move]] = []
+        for plies in range(max_plies + 1):
+            lines = _lines_to(board, fen, plies)
+            if lines:
+                break
+        if len(lines) != 1:
+            raise LabelError(f"position {index} ({fen}) is not reached by one line of at "
+                             f"most {max_plies} legal moves from {board.board_fen()}")
+        moves.append(" ".join(board.san_and_push(move) for move in lines[0]))
     return moves
 
 

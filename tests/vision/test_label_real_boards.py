@@ -177,6 +177,9 @@ def test_positions_read_off_one_game_are_joined_by_legal_moves() -> None:
     misread = after_d5.replace("RNBQKBNR", "RNBKQBNR")  # king and queen swapped
     with pytest.raises(LabelError, match="position 2"):
         game_moves([after_d4, after_d5, misread])
+    assert game_moves([after_d5], max_plies=2) == ["d4 d5"]  # a move nobody photographed
+    with pytest.raises(LabelError, match="position 0"):
+        game_moves([after_d5])
 
 
 def test_the_mahogany_photos_are_one_legal_game() -> None:
