@@ -1,9 +1,11 @@
 """The camera reader on real chessboard photos (``tests/vision/data/real_boards``).
 
-Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out]`` (default: both).
-Every photo is read as ``raindrop vision classify --corners`` reads it: from its
-labelled corners, without an empty-board reference. Every wrong square is printed
-(photo, square, expected, read), then the squares right per split and per board.
+Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out] [--draw DIR]``
+(default: both parts). Every photo is read as ``raindrop vision classify --corners``
+reads it: from its labelled corners, without an empty-board reference. Every wrong
+square is printed (photo, square, expected, read), then the squares right per split
+and per board. ``--draw DIR`` also writes each photo with a wrong square as a PNG,
+every wrong square outlined in red with ``expected>read`` beside it, to look at.
 
 The peer, measured in the same run on the same photos and corners, is a plain
 reader: the median grey of the middle half of each square (top-down, 32 pixels a
@@ -17,11 +19,13 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.config import VisionConfig
+from vision.geometry import Image
 from vision.real_boards import SPLITS, RealBoardPhoto, load_real_boards, read_board, wrong_squares
 
 SQUARE = 32
@@ -56,11 +60,36 @@ def plain_read(photo: RealBoardPhoto) -> tuple[str, ...]:
     return tuple(rows)
 
 
+def draw_errors(photo: RealBoardPhoto, misread: list[str]) -> Image:
+    """The photo with every wrong square (``e4 w->.``) outlined and marked."""
+    image = cv2.imread(str(photo.path))
+    if image is None:
+        raise FileNotFoundError(photo.path)
+    unit = np.float32([[0, 0], [8, 0], [8, 8], [0, 8]])
+    to_image = cv2.getPerspectiveTransform(unit, np.float32(photo.geometry.corners))
+    for item in misread:
+        square, change = item.split()
+        col, row = "abcdefgh".index(square[0]), 8 - int(square[1])
+        cell = np.float32([[[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]]])
+        quad = cv2.perspectiveTransform(cell, to_image)[0].round().astype(np.int32)
+        cv2.polylines(image, [quad], True, (0, 0, 255), 2, cv2.LINE_AA)
+        x, y = (int(v) for v in quad.min(axis=0))
+        text = f"{square} {change.replace('->', '>')}"
+        for colour, width in (((0, 0, 0), 3), ((255, 255, 255), 1)):
+            cv2.putText(image, text, (x, max(y - 3, 10)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                        colour, width, cv2.LINE_AA)
+    return np.asarray(image, np.uint8)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=SPLITS, help="one part only (default: both)")
+    parser.add_argument("--draw", type=Path, metavar="DIR",
+                        help="write each photo with a wrong square, marked, as DIR/<photo>.png")
     args = parser.parse_args(argv)
+    if args.draw is not None:
+        args.draw.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     config = VisionConfig()
     photos = load_real_boards(split=args.split)
@@ -85,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             expected, got = change.split("->")
             print(f"{photo.split:8s} {photo.path.name:14s} {square}  "
                   f"expected {expected}  read {got}")
+        if args.draw is not None and misread:
+            cv2.imwrite(str(args.draw / f"{photo.path.stem}.png"), draw_errors(photo, misread))
     print()
     for key in sorted(squares):
         n, bad = squares[key], wrong[key]
