@@ -1,9 +1,15 @@
 """The camera reader on real chessboard photos (``tests/vision/data/real_boards``).
 
-Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out]`` (default: both).
-Every photo is read as ``raindrop vision classify --corners`` reads it: from its
-labelled corners, without an empty-board reference. Every wrong square is printed
-(photo, square, expected, read), then the squares right per split and per board.
+Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out] [--reference] [--draw DIR]``
+(default: both parts). Every photo is read as ``raindrop vision classify --corners``
+reads it: from its labelled corners, without an empty-board reference. Every wrong
+square is printed (photo, square, expected, read), then the squares right per split
+and per board. ``--reference`` reads instead every photo that has an empty photo of
+its board taken from the same camera (a tripod: ``vision.real_boards.tripod_pairs``)
+against that empty photo as its reference, as a game's camera does once it has seen
+the empty board; its peer is then the same reader without the reference.
+``--draw DIR`` also writes each photo with a wrong square as a PNG,
+every wrong square outlined in red with ``expected>read`` beside it, to look at.
 
 The peer, measured in the same run on the same photos and corners, is a plain
 reader: the median grey of the middle half of each square (top-down, 32 pixels a
@@ -17,12 +23,21 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.real_boards import SPLITS, RealBoardPhoto, load_real_boards, read_board, wrong_squares
+from vision.geometry import Image
+from vision.real_boards import (
+    SPLITS,
+    RealBoardPhoto,
+    load_real_boards,
+    read_board,
+    tripod_pairs,
+    wrong_squares,
+)
 
 SQUARE = 32
 PIECE_LEVELS = 18.0
@@ -56,24 +71,56 @@ def plain_read(photo: RealBoardPhoto) -> tuple[str, ...]:
     return tuple(rows)
 
 
+def draw_errors(photo: RealBoardPhoto, misread: list[str]) -> Image:
+    """The photo with every wrong square (``e4 w->.``) outlined and marked."""
+    image = cv2.imread(str(photo.path))
+    if image is None:
+        raise FileNotFoundError(photo.path)
+    unit = np.float32([[0, 0], [8, 0], [8, 8], [0, 8]])
+    to_image = cv2.getPerspectiveTransform(unit, np.float32(photo.geometry.corners))
+    for item in misread:
+        square, change = item.split()
+        col, row = "abcdefgh".index(square[0]), 8 - int(square[1])
+        cell = np.float32([[[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]]])
+        quad = cv2.perspectiveTransform(cell, to_image)[0].round().astype(np.int32)
+        cv2.polylines(image, [quad], True, (0, 0, 255), 2, cv2.LINE_AA)
+        x, y = (int(v) for v in quad.min(axis=0))
+        text = f"{square} {change.replace('->', '>')}"
+        for colour, width in (((0, 0, 0), 3), ((255, 255, 255), 1)):
+            cv2.putText(image, text, (x, max(y - 3, 10)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                        colour, width, cv2.LINE_AA)
+    return np.asarray(image, np.uint8)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=SPLITS, help="one part only (default: both)")
+    parser.add_argument("--reference", action="store_true",
+                        help="read the photos taken from an empty photo's tripod against it")
+    parser.add_argument("--draw", type=Path, metavar="DIR",
+                        help="write each photo with a wrong square, marked, as DIR/<photo>.png")
     args = parser.parse_args(argv)
+    if args.draw is not None:
+        args.draw.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     config = VisionConfig()
-    photos = load_real_boards(split=args.split)
+    every = load_real_boards()
+    if args.reference:
+        pairs = tripod_pairs(every, args.split)
+    else:
+        pairs = [(p, None) for p in every if args.split in (None, p.split)]
+    photos = [photo for photo, _ in pairs]
     wrong: Counter[str] = Counter()
     peer_wrong: Counter[str] = Counter()
     squares: Counter[str] = Counter()
     reader_s = peer_s = 0.0
-    for photo in photos:
+    for photo, empty in pairs:
         start = time.perf_counter()
-        read = read_board(config, photo)
+        read = read_board(config, photo, empty)
         reader_s += time.perf_counter() - start
         start = time.perf_counter()
-        plain = plain_read(photo)
+        plain = plain_read(photo) if empty is None else read_board(config, photo)
         peer_s += time.perf_counter() - start
         misread = wrong_squares(photo.grid, read)
         for key in (photo.split, f"{photo.split} {photo.board}"):
@@ -85,13 +132,16 @@ def main(argv: list[str] | None = None) -> int:
             expected, got = change.split("->")
             print(f"{photo.split:8s} {photo.path.name:14s} {square}  "
                   f"expected {expected}  read {got}")
+        if args.draw is not None and misread:
+            cv2.imwrite(str(args.draw / f"{photo.path.stem}.png"), draw_errors(photo, misread))
     print()
+    peer_name = "without the reference" if args.reference else "plain peer"
     for key in sorted(squares):
         n, bad = squares[key], wrong[key]
         print(f"{key:17s} {n // 64:3d} photos: {n - bad} of {n} squares right "
-              f"({100 * (n - bad) / n:.2f}%), {bad} wrong; plain peer {peer_wrong[key]} wrong")
+              f"({100 * (n - bad) / n:.2f}%), {bad} wrong; {peer_name} {peer_wrong[key]} wrong")
     total, peer_total = sum(wrong[s] for s in SPLITS), sum(peer_wrong[s] for s in SPLITS)
-    print(f"ratio plain peer / reader (wrong squares): {peer_total / max(total, 1):.2f} "
+    print(f"ratio {peer_name} / reader (wrong squares): {peer_total / max(total, 1):.2f} "
           f"({peer_total} / {total}); time a photo: reader {1e3 * reader_s / len(photos):.1f} ms, "
           f"peer {1e3 * peer_s / len(photos):.1f} ms")
     return 0

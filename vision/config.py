@@ -60,6 +60,20 @@ class VisionConfig:
     # network (vision/occupancy.onnx, vision.square_net), "features" with the
     # hand-made features, the occupancy model and the rules below.
     board_reader: str = "net"
+    # With a reference: "fused" adds the reference's change logit (the
+    # occupancy model's, on the hand-made features), times
+    # fused_reference_weight and the share of the square no nearer piece's top
+    # can cover, to the square network's log-odds of a piece
+    # (leaning.fuse_by_base); "features" reads by the hand-made features and the
+    # rules below alone. Chosen on development data only (synthetic streams 55
+    # and 56, 150 scenes each; the leaning stream 101, 50 scenes; the 42 dev mat
+    # photos taken from the tripod of the empty mat_65, read against it): wrong
+    # squares 8 + 2, 16 and 1 fused at weight 0.5, against 13 + 15, 85 and 117
+    # by the features, 30 + 23, 20 and 1 by the network alone, and 4 + 1, 16
+    # and 2 at weight 1 (the real photos read a reference's change as too sure:
+    # 18 wrong at weight 1 without the footprint share).
+    reference_reader: str = "fused"
+    fused_reference_weight: float = 0.5
     # With a reference, the squares a nearer piece's silhouette reaches take the
     # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
     # (squares.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,

@@ -160,3 +160,32 @@ def settle_by_base(config: VisionConfig, table: LeanTable, occupied: BoolArray,
             LOGGER.debug("square %d: only a nearer piece's top (%.2f of its base)", b, seen)
             out[b] = False
     return np.asarray(out)
+
+
+def fuse_by_base(table: LeanTable, net_log_odds: FloatArray, change_logit: FloatArray,
+                 weight: float) -> tuple[BoolArray, FloatArray]:
+    """Stage (with a reference): occupancy (64,) and its log-odds, the square
+    network's log-odds of a piece plus ``weight`` times the reference's
+    change logit, the latter scaled by the share of the square's footprint
+    that the silhouettes of the nearer occupied squares leave uncovered.
+
+    The reference shows that something changed on a square, not whether it
+    is a piece's base or the top of a piece in front leaning over it; the
+    network, which sees each square's tile turned along its lean, tells those
+    apart but knows only the board's own colours. Where nothing nearer can
+    cover the square both count; where a nearer piece's top covers all of its
+    footprint only the network does. Squares are decided from the camera
+    outwards, so every piece in front is known before the squares behind it.
+    """
+    occupied = np.zeros(64, bool)
+    fused = np.zeros(64, np.float32)
+    inside = np.maximum(table.inside.sum(axis=1), 1)
+    for b in table.order:
+        front = occupied & table.reaches[:, b]
+        share = 1.0
+        if front.any():
+            covered = table.hidden[front, b].any(axis=0) & table.inside[b]
+            share = 1.0 - float(covered.sum()) / float(inside[b])
+        fused[b] = net_log_odds[b] + weight * share * change_logit[b]
+        occupied[b] = fused[b] > 0.0
+    return np.asarray(occupied), fused

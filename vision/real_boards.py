@@ -6,7 +6,9 @@ the quarter turns that put rank 8 at the top, the position as a FEN board) and m
 ``split`` is ``dev`` (may be looked at and tuned on) or ``held_out`` (never used to
 choose anything), ``board`` names the physical board, ``source`` where the photo
 came from. ``read_board`` reads one photo as ``raindrop vision classify --corners``
-does: no empty-board reference, from the labelled corners.
+does: no empty-board reference, from the labelled corners; given an empty photo of
+the same board from the same camera (``tripod_pairs``), against that photo as its
+reference, as a game's camera reads once it has seen the empty board.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from vision.squares import make_sampler, read_squares
 
 SPLITS = ("dev", "held_out")
 FILES = "abcdefgh"
+TRIPOD_PX = 8.0  # corners this close: the same camera pose (a tripod), see tripod_pairs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,15 +61,43 @@ def load_real_boards(directory: Path | None = None, split: str | None = None
     return photos
 
 
-def read_board(config: VisionConfig, photo: RealBoardPhoto) -> tuple[str, ...]:
-    """The reader's grid for one photo (rank 8 first), without a reference."""
+def _image(photo: RealBoardPhoto) -> np.ndarray:
     loaded = cv2.imread(str(photo.path))
     if loaded is None:
         raise FileNotFoundError(photo.path)
-    image = np.asarray(loaded, np.uint8)
+    return np.asarray(loaded, np.uint8)
+
+
+def read_board(config: VisionConfig, photo: RealBoardPhoto,
+               empty: RealBoardPhoto | None = None) -> tuple[str, ...]:
+    """The reader's grid for one photo (rank 8 first): without a reference, or
+    against the ``empty`` photo (warped by this photo's corners) as one."""
+    image = _image(photo)
     height, width = image.shape[:2]
     geometry = BoardGeometry(photo.geometry.corners, (width, height))
-    return read_squares(config, make_sampler(config, geometry), warp(config, image, geometry)).grid
+    reference = None if empty is None else warp(config, _image(empty), geometry)
+    return read_squares(config, make_sampler(config, geometry), warp(config, image, geometry),
+                        reference).grid
+
+
+def tripod_pairs(photos: list[RealBoardPhoto], split: str | None = None
+                 ) -> list[tuple[RealBoardPhoto, RealBoardPhoto]]:
+    """(photo, empty photo) for every photo with pieces (of ``split``, when
+    given) whose board has an empty photo taken from the same camera pose: its
+    corners within ``TRIPOD_PX`` pixels of the empty photo's. The empty photos
+    may come from either split: they are references, never read."""
+    empties = [p for p in photos if all(set(row) == {"."} for row in p.grid)]
+    pairs = []
+    for photo in photos:
+        if photo in empties or (split is not None and photo.split != split):
+            continue
+        for empty in empties:
+            if (empty.board == photo.board
+                    and np.abs(np.subtract(photo.geometry.corners,
+                                           empty.geometry.corners)).max() <= TRIPOD_PX):
+                pairs.append((photo, empty))
+                break
+    return pairs
 
 
 def wrong_squares(truth: tuple[str, ...], read: tuple[str, ...]) -> list[str]:

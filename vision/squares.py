@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
-from vision.leaning import LeanTable, lean_table, settle_by_base
+from vision.leaning import LeanTable, fuse_by_base, lean_table, settle_by_base
 from vision.occupancy import board_model, reference_model
 from vision.outline_vote import outline_vote
 from vision.square_net import CLASSES, TileMaps, load_net, square_inputs, tile_maps
@@ -739,17 +739,21 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     ``reference`` is an empty-board warp (or one measured by prepare_reference).
 
     Without a reference (and ``config.board_reader == "net"``) the learned
-    square network reads every square (:func:`read_by_net`). Otherwise
-    occupancy is scored from :func:`square_features` by the small networks of
-    :mod:`vision.occupancy` (one for reading against a reference, one
-    without), then the lean rules and :func:`vision.leaning.settle_by_base`.
-    ``occupancy`` in the reading is that score's logit (> 0: occupied).
+    square network reads every square (:func:`read_by_net`); with one (and
+    ``config.reference_reader == "fused"``) the network and the reference
+    together (:func:`read_fused`). Otherwise occupancy is scored from
+    :func:`square_features` by the small networks of :mod:`vision.occupancy`
+    (one for reading against a reference, one without), then the lean rules
+    and :func:`vision.leaning.settle_by_base`. ``occupancy`` in the reading is
+    that score's logit (> 0: occupied).
     """
     if reference is None and config.board_reader == "net":
         return read_by_net(config, sampler, warped)
     evidence = gather_evidence(config, sampler, warped, reference)
     model = reference_model() if reference is not None else board_model()
     logit = model.logit(evidence.features)
+    if reference is not None and config.reference_reader == "fused":
+        return read_fused(config, sampler, warped, logit)
     threshold = config.lean_explain_logit if reference is not None \
         else config.lean_explain_logit_board
     occupied = explain_leans(sampler, logit, threshold)
@@ -803,6 +807,23 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     labels = "".join(CLASSES[i] for i in logits.argmax(axis=1))
     grid = tuple(labels[row * 8:(row + 1) * 8] for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in piece_log_odds(logits)))
+
+
+def read_fused(config: VisionConfig, sampler: SquareSampler, warped: Image,
+               change_logit: FloatArray) -> SquareReading:
+    """Stage (with a reference, ``config.reference_reader == "fused"``):
+    occupancy from the square network's log-odds and the reference's change
+    logit together (:func:`vision.leaning.fuse_by_base`); an occupied square's
+    colour is the network's likeliest piece class. ``occupancy`` in the
+    reading is the fused log-odds."""
+    logits = net_logits(config, sampler, warped)
+    occupied, fused = fuse_by_base(sampler.lean, piece_log_odds(logits), change_logit,
+                                   config.fused_reference_weight)
+    piece = logits[:, 1:].argmax(axis=1) + 1
+    labels = "".join(CLASSES[k] if on else EMPTY
+                     for k, on in zip(piece, occupied, strict=True))
+    grid = tuple(labels[row * 8:(row + 1) * 8] for row in range(8))
+    return SquareReading(grid, tuple(float(v) for v in fused))
 
 
 def net_under_tops(config: VisionConfig, sampler: SquareSampler, warped: Image,
