@@ -107,22 +107,33 @@ class VisionConfig:
     top_explain_logit: float = 6.0
     # The silhouette of a tall piece (vision.leaning): up to top_height_squares
     # high (a tournament king is about 1.9 squares) and top_radius_squares wide.
-    # A square a nearer occupied square's silhouette reaches is empty when at
-    # least foot_min_visible of its footprint (the disc of foot_radius round its
-    # centre, where a piece's base meets the board) lies outside the silhouettes
-    # in front and less than foot_piece_fraction of that part differs from the
-    # empty board (Lab distance over foot_unlike, shadows allowed for).
+    # A square a nearer occupied square's silhouette reaches is empty when
+    # from foot_min_visible to foot_max_visible of its probes (its footprint,
+    # the disc of foot_radius round its centre where a piece's base meets the
+    # board, and the column a short piece there would show) lie outside the
+    # silhouettes in front and less than foot_piece_fraction of that part
+    # differs from the empty board (Lab distance over foot_unlike; a shadow
+    # counts as a difference: allowing for shadows read a white piece's shaded
+    # side as board). With more of it in the open the square is kept: the tops
+    # in front cover too little of it to have made its reading. On the first
+    # 400 scenes of bench set 0 (ordinary cameras, reference) the rule with 12
+    # and no upper bound emptied 6 real pieces this way (white ones, on light
+    # squares, with 38 to 92% of the probes in the open) and no empty square;
+    # on the low-camera streams it emptied only squares with 27 to 39% in the
+    # open and at most 15% unlike.
     top_height_squares: float = 1.9
     top_radius_squares: float = 0.32
     foot_radius: float = 0.3
     foot_probe_height: float = 0.7
     foot_probe_radius: float = 0.2
     foot_min_visible: float = 0.25
+    foot_max_visible: float = 0.5
     foot_piece_fraction: float = 0.3
-    foot_unlike: float = 12.0
+    foot_unlike: float = 8.0
     # A square almost all of whose probes a nearer piece's silhouette hides is
-    # empty when its score is below foot_hidden_logit (with a reference; a white
-    # pawn behind a black king scored 5.8 to 6.8 in tests) or
+    # empty when its score is below foot_hidden_logit (with a reference, and only
+    # if some piece in front has the colour it reads: a top shows its own
+    # piece's colour; a white pawn behind a black king scored 5.8 to 6.8 in tests) or
     # foot_hidden_logit_board (without one, for board_reader="features"; off: at
     # 3.0 it took the 150-scene test run from 77 to 100 wrong squares).
     foot_hidden_logit: float = 5.5

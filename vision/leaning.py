@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -129,19 +130,31 @@ def lean_table(config: VisionConfig, camera: tuple[float, float, float],
 
 
 def settle_by_base(config: VisionConfig, table: LeanTable, occupied: BoolArray,
-                   unlike: BoolArray | None, logit: FloatArray, hidden_logit: float
-                   ) -> BoolArray:
+                   unlike: BoolArray | None, logit: FloatArray, hidden_logit: float,
+                   colours: Callable[[], Sequence[str]] | None = None) -> BoolArray:
     """Stage: ``occupied`` (64,) less the squares whose only evidence lies
     under a nearer piece's silhouette.
 
     ``unlike`` (64, f) says which footprint pixels differ from the empty board.
     Going from the camera outwards, an occupied square that the silhouettes
-    of the occupied squares in front reach is empty when at least
-    ``foot_min_visible`` of its footprint lies outside them and less than
-    ``foot_piece_fraction`` of that visible part differs from the board.
+    of the occupied squares in front reach is settled by what they leave of
+    its footprint:
+
+    - at least ``foot_max_visible`` of it in the open: kept. The silhouettes
+      in front cover too little of it to have made its reading; there the
+      base test would only judge the colour of the square's own base, which
+      a pale piece on a pale square hardly changes.
+    - from ``foot_min_visible`` to ``foot_max_visible`` in the open: empty
+      when less than ``foot_piece_fraction`` of that part differs from the
+      board.
+    - less (or no ``unlike``): empty when its score is below ``hidden_logit``,
+      unless ``colours`` (the reading's labels before this stage, asked for
+      once, when first needed) gives it a colour none of the pieces in front
+      has: a top shows its own piece's colour.
     """
     out = occupied.copy()
     size = table.footprint.shape[1]
+    labels: Sequence[str] | None = None
     for b in table.order:
         if not out[b]:
             continue
@@ -151,9 +164,17 @@ def settle_by_base(config: VisionConfig, table: LeanTable, occupied: BoolArray,
         visible = ~table.hidden[front, b].any(axis=0) & table.inside[b]
         count = int(visible.sum())
         if count < config.foot_min_visible * size or unlike is None:
-            if logit[b] < hidden_logit:
-                LOGGER.debug("square %d: hidden behind a nearer piece (logit %.2f)", b, logit[b])
-                out[b] = False
+            if logit[b] >= hidden_logit:
+                continue
+            if colours is not None:
+                labels = colours() if labels is None else labels
+                if all(labels[int(a)] != labels[int(b)] for a in np.flatnonzero(front)):
+                    LOGGER.debug("square %d: hidden, but unlike the pieces in front", b)
+                    continue
+            LOGGER.debug("square %d: hidden behind a nearer piece (logit %.2f)", b, logit[b])
+            out[b] = False
+            continue
+        if count >= config.foot_max_visible * size:
             continue
         seen = float(unlike[b][visible].mean())
         if seen < config.foot_piece_fraction:

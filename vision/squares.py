@@ -760,10 +760,14 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     # Without a reference a piece's base is told from the board by its colour
     # only, which a boxwood piece on a maple square hardly changes (real photos):
     # there only the squares hidden behind a nearer piece are settled.
+    # With one, a hidden square keeps a colour no piece in front of it has.
+    before = occupied
     occupied = settle_by_base(config, sampler.lean, occupied,
                               evidence.foot_unlike if reference is not None else None, logit,
                               config.foot_hidden_logit if reference is not None
-                              else config.foot_hidden_logit_board)
+                              else config.foot_hidden_logit_board,
+                              (lambda: _colours(config, sampler, evidence, before)[0])
+                              if reference is not None else None)
     if reference is None:
         occupied = outline_vote(config, logit, occupied, evidence.features[:, BOARD_OUTLINE],
                                 sampler.light, sampler.covers,
