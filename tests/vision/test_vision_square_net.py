@@ -29,17 +29,15 @@ CONFIG = VisionConfig()
 NET_PHOTO_WRONG = 0
 NET_SYNTHETIC_WRONG = 6
 # The real photos of tests/vision/data/real_boards: the development part was
-# trained on (4 squares wrong of 6,528: 3 on the wooden folding board, 1 on the mat),
-# all but the mahogany board's 34 photos, added to it afterwards and never trained on
-# (398 of its 2,176 squares wrong: pieces read empty, white pieces read black);
-# the held-out part never was, and was read once for the report (139 of 3,904 wrong:
-# 134 on the walnut board, 4 on the empty wooden board, 1 on the mat; the network
-# before the folding board and the varied scenes read 170), and the tournament board
-# held out afterwards was read once too (95 of 448 wrong). The training recipe was
-# chosen on the development part and synthetic streams (docs/camera.md); the
+# trained on (3 squares wrong of 8,704: 2 on the wooden folding board, 1 on the mat);
+# the held-out part never was, and was read once for the report (199 of 4,352 wrong:
+# 133 on the walnut board, 64 on the tournament board, 1 on the empty wooden board,
+# 1 on the mat; the network before the mahogany board read 234, the one before the
+# folding board and the varied scenes 170 of the first 3,904). The training recipe
+# was chosen on the development part and synthetic streams (docs/camera.md); the
 # held-out count only guards it.
-NET_DEV_WRONG = 402
-NET_HELD_OUT_WRONG = 234
+NET_DEV_WRONG = 3
+NET_HELD_OUT_WRONG = 199
 # The mat photos taken from the tripod of its empty photo (mat_65), read against it
 # as a game's camera reads (the fused reader): 1 of 2,688 wrong (dev) and 1 of 1,408
 # (held out, read once: mat_40 a2, the same leaning top as without the reference),
