@@ -672,6 +672,7 @@ class Evidence:
     pixels: FloatArray  # (64, n, 3) the sample discs
     expected: FloatArray  # (64, n|1, 3) the empty board there
     light_model: FloatArray  # (64, 3) the light-square colour at each square
+    dark_model: FloatArray  # (64, 3) the dark-square colour at each square
     features: FloatArray  # (64, FEATURES)
     light_squares: npt.NDArray[np.bool_]  # (64,) which squares are light
     foot_unlike: npt.NDArray[np.bool_]  # (64, f) footprint pixels unlike the empty board
@@ -729,7 +730,8 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
         foot_expected = reference.foot * np.array([gain, 1.0, 1.0], np.float32)
     _ratio, foot_d2, _shadowed = shadow_distances(config, foot, foot_expected)
     foot_unlike = foot_d2 > np.float32(config.foot_unlike ** 2)
-    return Evidence(lab, pixels, expected, models[0], features, sampler.light, foot_unlike)
+    return Evidence(lab, pixels, expected, models[0], models[1], features, sampler.light,
+                    foot_unlike)
 
 
 def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -753,7 +755,7 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     model = reference_model() if reference is not None else board_model()
     logit = model.logit(evidence.features)
     if reference is not None and config.reference_reader == "fused":
-        return read_fused(config, sampler, warped, logit)
+        return read_fused(config, sampler, evidence, logit)
     threshold = config.lean_explain_logit if reference is not None \
         else config.lean_explain_logit_board
     occupied = explain_leans(sampler, logit, threshold)
@@ -813,14 +815,20 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     return SquareReading(grid, tuple(float(v) for v in piece_log_odds(logits)))
 
 
-def read_fused(config: VisionConfig, sampler: SquareSampler, warped: Image,
+def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
                change_logit: FloatArray) -> SquareReading:
     """Stage (with a reference, ``config.reference_reader == "fused"``):
     occupancy from the square network's log-odds and the reference's change
     logit together (:func:`vision.leaning.fuse_by_base`); an occupied square's
-    colour is the network's likeliest piece class. ``occupancy`` in the
+    colour is the network's likeliest piece class. The network reads the
+    frame as the evidence saw it (its light's colour undone), each square
+    less the reference's empty colour there (corrected for a change of
+    lightness), not colours fitted again to this frame. ``occupancy`` in the
     reading is the fused log-odds."""
-    logits = net_logits(config, sampler, warped)
+    side = sampler.crop
+    own = np.where(sampler.light[:, None], evidence.light_model, evidence.dark_model)
+    logits = load_net().logits(square_inputs(sampler.tiles, evidence.lab.reshape(side, side, 3),
+                                             own.astype(np.float32)))
     occupied, fused = fuse_by_base(sampler.lean, piece_log_odds(logits), change_logit,
                                    config.fused_reference_weight)
     piece = logits[:, 1:].argmax(axis=1) + 1

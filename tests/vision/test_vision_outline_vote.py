@@ -117,6 +117,7 @@ def test_what_explains_a_change() -> None:
     pixels[4, :, 0] *= 1.2
     pixels[4, :, 2] -= 15.0  # a whitish piece, a little lighter than the square
     evidence = Evidence(np.zeros(1, np.float32), pixels, expected, expected[:, 0],
-                        np.zeros((64, 46), np.float32), LIGHT, np.zeros((64, 1), bool))
+                        expected[:, 0], np.zeros((64, 46), np.float32), LIGHT,
+                        np.zeros((64, 1), bool))
     free = unexplained(CONFIG, sampler, evidence)
     assert free[0] and not free[1] and not free[2] and free[3] and free[4]
