@@ -71,7 +71,8 @@ class VisionConfig:
     # squares 8 + 2, 16 and 1 fused at weight 0.5, against 13 + 15, 85 and 117
     # by the features, 30 + 23, 20 and 1 by the network alone, and 4 + 1, 16
     # and 2 at weight 1 (the real photos read a reference's change as too sure:
-    # 18 wrong at weight 1 without the footprint share).
+    # 18 wrong at weight 1 without the footprint share). Those are with the
+    # network shipped before the mahogany board; with today's, 6 + 4, 16 and 1.
     reference_reader: str = "fused"
     fused_reference_weight: float = 0.5
     # With a reference, the squares a nearer piece's silhouette reaches take the
