@@ -193,7 +193,7 @@ def fuse_by_base(table: LeanTable, net_log_odds: FloatArray, change_logit: Float
     The reference shows that something changed on a square, not whether it
     is a piece's base or the top of a piece in front leaning over it; the
     network, which sees each square's tile turned along its lean, tells those
-    apart but knows only the board's own colours. Where nothing nearer can
+    apart, but sees a piece only as unlike the empty colour. Where nothing nearer can
     cover the square both count; where a nearer piece's top covers all of its
     footprint only the network does. Squares are decided from the camera
     outwards, so every piece in front is known before the squares behind it.
