@@ -137,9 +137,7 @@ def test_the_pipeline_relights_its_reference_when_the_light_changes_at_rest() ->
 def test_without_relighting_the_same_change_of_light_reads_phantoms() -> None:
     """The test above can fail: the same frames read by the hand-made features
     against the reference as it was taken (no re-lighting) show pieces where
-    there are none. The fused reader (the default) reads them right even so:
-    its network weighs each square's change against the whole tile, and the
-    reference's own change logit counts half."""
+    there are none. The fused reader (the default) reads these right even so."""
     scene = _scene(11, fraction=0.15)
     sampler = make_sampler(CONFIG, scene.geometry())
     reference = prepare_reference(CONFIG, sampler, _warp(scene.with_pieces({}), 0))
