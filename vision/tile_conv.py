@@ -2,11 +2,12 @@
 
 The input row is :func:`vision.square_net.square_inputs`' flat row: the tile
 (``TILE_H`` x ``TILE_W`` x 3 Lab values, row-major, channels last) and then the
-square's own empty colour (3 values). Two 3x3 convolutions (no padding), each
-followed by a ReLU and a 2x2 max-pool, turn the 30 x 18 tile into 6 x 3 x
-``channels[1]`` features; with the own colour they feed one hidden dense ReLU
-layer and the four logits. The same features wherever a piece's outline falls
-in the tile, where a dense first layer learns each place apart.
+square's own empty colour (3 values). A 3x3 convolution with stride 2 and a
+ReLU (30 x 18 -> 14 x 8), then a 3x3 convolution, a ReLU and a 2x2 max-pool
+(-> 6 x 3), all without padding, turn the tile into 6 x 3 x ``channels[1]``
+features; with the own colour they feed one hidden dense ReLU layer and the
+four logits. The filters are the same wherever a piece's outline falls in the
+tile, where a dense first layer learns each place apart.
 
 Everything here is numpy (the forward and backward passes by im2col and
 matrix products) except :func:`to_onnx`, which needs the ``onnx`` package
@@ -33,7 +34,8 @@ KERNEL = 3
 @dataclasses.dataclass
 class ConvLayers:
     """The network's parameters: two convolutions (weights (k*k*c_in, c_out), rows
-    ordered as ONNX's (c_in, kh, kw)), a hidden dense layer and the output layer."""
+    ordered as ONNX's (c_in, kh, kw)), a hidden dense layer (its rows: the pooled
+    features channels first, then the own colour) and the output layer."""
 
     params: list[FloatArray]  # conv1 w, b, conv2 w, b, dense w, b, out w, b
 
@@ -70,7 +72,7 @@ def _cols(x: FloatArray, stride: int = 1) -> FloatArray:
 
 
 def _col2im(dcols: FloatArray, shape: tuple[int, ...]) -> FloatArray:
-    """The gradient of the input of :func:`_cols` from that of its output."""
+    """The gradient of the input of :func:`_cols` (stride 1) from that of its output."""
     n, h, w, c = shape
     oh, ow = h - KERNEL + 1, w - KERNEL + 1
     d = dcols.reshape(n, oh, ow, c, KERNEL, KERNEL)

@@ -8,8 +8,10 @@ varied scenes of wooden boards and sets under lamp light and daylight, see
 (``tests/vision/data/samples`` and every photo that
 ``tests/vision/data/real_boards/labels.json`` puts in the development part,
 never the held-out part, each read several times with its corners moved by a
-pixel or so), fits a small network (two hidden ReLU layers) with Adam in numpy
-on the CPU, every batch's tiles jittered in Lab (exposure, contrast,
+pixel or so), fits a small network with Adam in numpy on the CPU (by default
+the convolutional network of :mod:`vision.tile_conv`; ``--arch dense``: two
+hidden ReLU layers over the flat tile, the network shipped before), every
+batch's tiles jittered in Lab (exposure, contrast,
 saturation, the empty colour a little off, pixel noise) and half of them
 mirrored, and writes it with the ``onnx`` package's helper API (the ``train``
 extra). Everything is drawn from ``--seed`` and ``--stream``, so the same
@@ -53,7 +55,9 @@ LOGGER = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 RENDER_SEEDS_PER_STREAM = 10_000_000
-HIDDEN = (96, 48)
+HIDDEN = (96, 48)  # the dense network's hidden layers (--arch dense)
+CONV_CHANNELS = (8, 16)  # the convolutional network's (--arch conv, the default)
+CONV_HIDDEN = 64
 TILE_VALUES = TILE_H * TILE_W * 3  # the tile's share of an input row
 
 
@@ -384,13 +388,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="initial weights and shuffling")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--decay", type=float, default=1e-4, help="weight decay")
-    parser.add_argument("--hidden", default=",".join(map(str, HIDDEN)),
-                        help="hidden layer sizes (default %(default)s)")
-    parser.add_argument("--arch", choices=("dense", "conv"), default="dense",
-                        help="dense: hidden ReLU layers over the flat tile; conv: two 3x3 "
-                             "convolutions (the first strided), a max-pool, then one "
-                             "hidden dense layer (the first of --hidden)")
-    parser.add_argument("--channels", default="8,16",
+    parser.add_argument("--arch", choices=("conv", "dense"), default="conv",
+                        help="conv (default): two 3x3 convolutions (the first strided), a "
+                             "max-pool, then one hidden dense layer; dense: hidden ReLU "
+                             "layers over the flat tile (the network shipped before)")
+    parser.add_argument("--hidden", default=None,
+                        help="hidden layer sizes (default: "
+                             f"{CONV_HIDDEN} with conv, {','.join(map(str, HIDDEN))} with dense)")
+    parser.add_argument("--channels", default=",".join(map(str, CONV_CHANNELS)),
                         help="the convolutions' channels, with --arch conv (default "
                              "%(default)s)")
     parser.add_argument("--augment", type=float, default=1.0,
@@ -416,7 +421,8 @@ def main(argv: list[str] | None = None) -> int:
     left = boards == args.leave_out if args.leave_out else np.zeros(len(rows), bool)
     if args.leave_out and not left.any():
         parser.error(f"no development photo of a board {args.leave_out!r}")
-    hidden = tuple(int(v) for v in args.hidden.split(","))
+    default = (CONV_HIDDEN,) if args.arch == "conv" else HIDDEN
+    hidden = tuple(int(v) for v in args.hidden.split(",")) if args.hidden else default
     if args.arch == "conv":
         channels = tuple(int(v) for v in args.channels.split(","))
         conv = fit_conv(rows[~left], labels[~left], weights[~left], args.seed, args.epochs,

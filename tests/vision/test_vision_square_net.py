@@ -29,13 +29,15 @@ CONFIG = VisionConfig()
 NET_PHOTO_WRONG = 0
 NET_SYNTHETIC_WRONG = 6
 # The real photos of tests/vision/data/real_boards: the development part was
-# trained on (4 squares wrong of 6,528: 3 on the wooden folding board, 1 on the mat);
-# the held-out part never was, and was read once for the report (139 of 3,904 wrong:
+# trained on (5 squares wrong of 6,528: 3 on the wooden folding board, 2 on the mat;
+# the dense network before the convolutional one read 4);
+# the held-out part never was, and was read once for the report with the dense
+# network before the convolutional one (139 of 3,904 wrong:
 # 134 on the walnut board, 4 on the empty wooden board, 1 on the mat; the network
 # before the folding board and the varied scenes read 170). The training recipe was
 # chosen on the development part and synthetic streams (docs/camera.md); the
 # held-out count only guards it.
-NET_DEV_WRONG = 4
+NET_DEV_WRONG = 5
 NET_HELD_OUT_WRONG = 139
 
 
