@@ -7,8 +7,9 @@ where the tops of the pieces in front of it do not). Tiles are sampled from
 the warp's Lab values with precomputed maps (one ``cv2.remap`` a frame), less
 the empty colour of the square's own colour at that place (the board's light
 and dark square models, so uneven light cancels), and scaled. The network
-(``occupancy.onnx``, trained by ``python -m vision.train_occupancy``) maps a
-tile to four logits: empty, white, black, blue.
+(``occupancy.onnx``, trained by ``python -m vision.train_occupancy``; two small
+convolutions and a dense layer, see :mod:`vision.tile_conv`) maps a tile to
+four logits: empty, white, black, blue.
 
 Only OpenCV and numpy are needed at run time; training needs the ``train``
 extra (the ``onnx`` package, to write the file).

@@ -8,8 +8,10 @@ varied scenes of wooden boards and sets under lamp light and daylight, see
 (``tests/vision/data/samples`` and every photo that
 ``tests/vision/data/real_boards/labels.json`` puts in the development part,
 never the held-out part, each read several times with its corners moved by a
-pixel or so), fits a small network (two hidden ReLU layers) with Adam in numpy
-on the CPU, every batch's tiles jittered in Lab (exposure, contrast,
+pixel or so), fits a small network with Adam in numpy on the CPU (by default
+the convolutional network of :mod:`vision.tile_conv`; ``--arch dense``: two
+hidden ReLU layers over the flat tile, the network shipped before), every
+batch's tiles jittered in Lab (exposure, contrast,
 saturation, the empty colour a little off, pixel noise) and half of them
 mirrored, and writes it with the ``onnx`` package's helper API (the ``train``
 extra). Everything is drawn from ``--seed`` and ``--stream``, so the same
@@ -41,7 +43,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import synthetic
+from vision import synthetic, tile_conv
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
 from vision.samples import load_photos
@@ -53,7 +55,9 @@ LOGGER = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 RENDER_SEEDS_PER_STREAM = 10_000_000
-HIDDEN = (96, 48)
+HIDDEN = (96, 48)  # the dense network's hidden layers (--arch dense)
+CONV_CHANNELS = (8, 16)  # the convolutional network's (--arch conv, the default)
+CONV_HIDDEN = 64
 TILE_VALUES = TILE_H * TILE_W * 3  # the tile's share of an input row
 
 
@@ -260,6 +264,25 @@ def fit(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epoc
     return layers
 
 
+def fit_conv(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epochs: int,
+             *, channels: tuple[int, int], hidden: int, decay: float = 1e-4,
+             augment: float = 0.0) -> tile_conv.ConvLayers:
+    """The convolutional network of :mod:`vision.tile_conv` fitted as :func:`fit` fits
+    the dense one: every batch :func:`augmented` by ``augment``, half its tiles
+    mirrored."""
+    rng = np.random.default_rng(seed)
+
+    def prepare(x: FloatArray, draw: np.random.Generator) -> FloatArray:
+        x = flipped(x, draw.random(len(x)) < 0.5)
+        return np.asarray(augmented(x, draw, augment), np.float32)
+
+    def log(epoch: int, loss: float) -> None:
+        LOGGER.info("epoch %d: loss %.4f", epoch, loss)
+
+    return tile_conv.fit(rows, labels, weights, rng, epochs, channels=channels, hidden=hidden,
+                         decay=decay, prepare=prepare, log=log)
+
+
 def forward(layers: list[tuple[FloatArray, FloatArray]], rows: FloatArray) -> FloatArray:
     """The fitted network's logits in numpy (what the ONNX file computes)."""
     x = rows
@@ -365,8 +388,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="initial weights and shuffling")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--decay", type=float, default=1e-4, help="weight decay")
-    parser.add_argument("--hidden", default=",".join(map(str, HIDDEN)),
-                        help="hidden layer sizes (default %(default)s)")
+    parser.add_argument("--arch", choices=("conv", "dense"), default="conv",
+                        help="conv (default): two 3x3 convolutions (the first strided), a "
+                             "max-pool, then one hidden dense layer; dense: hidden ReLU "
+                             "layers over the flat tile (the network shipped before)")
+    parser.add_argument("--hidden", default=None,
+                        help="hidden layer sizes (default: "
+                             f"{CONV_HIDDEN} with conv, {','.join(map(str, HIDDEN))} with dense)")
+    parser.add_argument("--channels", default=",".join(map(str, CONV_CHANNELS)),
+                        help="the convolutions' channels, with --arch conv (default "
+                             "%(default)s)")
     parser.add_argument("--augment", type=float, default=1.0,
                         help="strength of the per-tile Lab jitter (0: none)")
     parser.add_argument("--cache", type=Path, default=None,
@@ -390,28 +421,47 @@ def main(argv: list[str] | None = None) -> int:
     left = boards == args.leave_out if args.leave_out else np.zeros(len(rows), bool)
     if args.leave_out and not left.any():
         parser.error(f"no development photo of a board {args.leave_out!r}")
-    hidden = tuple(int(v) for v in args.hidden.split(","))
-    layers = fit(rows[~left], labels[~left], weights[~left], args.seed, args.epochs,
-                 decay=args.decay, hidden=hidden, augment=args.augment, mirror=True)
-    wrong = int((forward(layers, rows[~left]).argmax(axis=1) != labels[~left]).sum())
+    default = (CONV_HIDDEN,) if args.arch == "conv" else HIDDEN
+    hidden = tuple(int(v) for v in args.hidden.split(",")) if args.hidden else default
+    if args.arch == "conv":
+        channels = tuple(int(v) for v in args.channels.split(","))
+        conv = fit_conv(rows[~left], labels[~left], weights[~left], args.seed, args.epochs,
+                        channels=(channels[0], channels[1]), hidden=hidden[0],
+                        decay=args.decay, augment=args.augment)
+
+        def net(x: FloatArray) -> FloatArray:
+            return tile_conv.forward(conv, x)
+
+        def model() -> bytes:
+            return tile_conv.to_onnx(conv)
+    else:
+        layers = fit(rows[~left], labels[~left], weights[~left], args.seed, args.epochs,
+                     decay=args.decay, hidden=hidden, augment=args.augment, mirror=True)
+
+        def net(x: FloatArray) -> FloatArray:
+            return forward(layers, x)
+
+        def model() -> bytes:
+            return to_onnx(layers)
+    wrong = int((net(rows[~left]).argmax(axis=1) != labels[~left]).sum())
     LOGGER.info("training tiles wrong: %d of %d (%.0f s)", wrong, int((~left).sum()),
                 time.perf_counter() - start)
     if args.leave_out:
         # The photos' rows come draws at a time, 64 a read: the first read of each
         # photo is from its labelled corners.
-        read = forward(layers, rows[left]).argmax(axis=1) != labels[left]
+        read = net(rows[left]).argmax(axis=1) != labels[left]
         first = (np.arange(int(left.sum())) // 64) % args.real_draws == 0
         LOGGER.info("left out %s: %d of %d squares wrong from the labelled corners, "
                     "%d of %d with all draws", args.leave_out, int(read[first].sum()),
                     int(first.sum()), int(read.sum()), len(read))
         truth = labels[left][first]
-        got = forward(layers, rows[left][first]).argmax(axis=1)
+        got = net(rows[left][first]).argmax(axis=1)
         for i, name in enumerate(CLASSES):
             LOGGER.info("  %s read as %s", name, " ".join(
                 f"{other}:{int(((truth == i) & (got == j)).sum())}"
                 for j, other in enumerate(CLASSES)))
         return 0
-    args.out.write_bytes(to_onnx(layers))
+    args.out.write_bytes(model())
     LOGGER.info("wrote %s (%d bytes)", args.out, args.out.stat().st_size)
     return 0
 

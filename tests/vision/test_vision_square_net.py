@@ -222,3 +222,52 @@ def test_training_reads_every_development_photo_labels_json_lists() -> None:
     assert rows.shape == (64 * len(dev), INPUTS) and len(labels) == len(boards) == len(rows)
     assert list(boards[::64]) == [photo.board for photo in dev]
     assert "walnut" not in set(boards) and "wood" not in set(boards)
+
+
+def test_the_convolutional_network_runs_in_opencv_as_numpy_computes() -> None:
+    pytest.importorskip("onnx", reason="the train extra is not installed")
+    from vision import tile_conv
+    from vision.train_occupancy import fit_conv
+
+    rng = np.random.default_rng(4)
+    rows = rng.normal(0, 0.2, (300, INPUTS)).astype(np.float32)
+    # the label is whether a bright patch lies in the tile's lower or upper half,
+    # wherever across the tile it falls
+    labels = np.zeros(300, np.int64)
+    tiles = rows[:, :-3].reshape(300, 30, 18, 3)
+    for i in range(300):
+        labels[i] = i % 2
+        y = int(rng.integers(2, 12)) + 15 * (i % 2)
+        x = int(rng.integers(2, 14))
+        tiles[i, y:y + 3, x:x + 3, 0] += 2.0
+    layers = fit_conv(rows, labels, np.ones(300, np.float32), seed=2, epochs=30,
+                      channels=(4, 8), hidden=16)
+    again = fit_conv(rows, labels, np.ones(300, np.float32), seed=2, epochs=30,
+                     channels=(4, 8), hidden=16)
+    assert all(np.array_equal(a, b) for a, b in zip(layers.params, again.params, strict=True))
+    net = SquareNet(tile_conv.to_onnx(layers))
+    np.testing.assert_allclose(net.logits(rows[:64]), tile_conv.forward(layers, rows[:64]),
+                               rtol=1e-4, atol=1e-4)
+    assert (tile_conv.forward(layers, rows).argmax(axis=1) == labels).mean() > 0.9
+
+
+def test_the_convolutional_networks_gradients_are_the_losss_slopes() -> None:
+    from vision import tile_conv
+
+    rng = np.random.default_rng(6)
+    rows = rng.normal(0, 1, (8, INPUTS)).astype(np.float32)
+    labels = rng.integers(0, len(CLASSES), 8)
+    weights = np.ones(8, np.float32)
+    layers = tile_conv.init(np.random.default_rng(1), (4, 6), 12)
+    _loss, grads = tile_conv.loss_and_grads(layers, rows, labels, weights)
+    for k, grad in enumerate(grads):
+        where = np.unravel_index(int(np.abs(grad).argmax()), grad.shape)
+        param = layers.params[k]
+        old = float(param[where])
+        slopes = []
+        for step in (1e-2, -1e-2):
+            param[where] = old + step
+            slopes.append(tile_conv.loss_and_grads(layers, rows, labels, weights)[0])
+        param[where] = old
+        slope = (slopes[0] - slopes[1]) / 2e-2 / 8  # the gradient is of the mean loss
+        assert slope == pytest.approx(float(grad[where]), rel=0.05, abs=1e-4), k

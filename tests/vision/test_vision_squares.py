@@ -9,7 +9,7 @@ target, at most 0.1% of squares wrong, is met on the benchmark's 2,000 scenes
 bounds below sit above the measured level (150 scenes: 0.062% with a
 reference, 0.80% without; see docs/PERFORMANCE.md, "Camera reader") and guard
 against it getting worse. Without a reference the reader now uses the learned
-square network (0.305% on 200 held-out scenes of set 4; docs/camera.md).
+square network (0.203% on 200 held-out scenes of set 4; docs/camera.md).
 """
 
 from __future__ import annotations
