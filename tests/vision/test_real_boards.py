@@ -10,9 +10,10 @@ import cv2
 from vision.config import VisionConfig
 from vision.real_boards import load_real_boards, read_board, real_boards_dir, wrong_squares
 
-# Today's count (docs/camera.md, "Real photos it has never seen"): lower it when the
-# reader gets better, never raise it to make a change pass.
-HELD_OUT_WRONG = 286
+# Today's count (docs/camera.md, "Real photos it has never seen"; 157 of 4,352 with the
+# convolutional square network, 286 of the first 3,904 with the hand-made features it
+# replaced): lower it when the reader gets better, never raise it to make a change pass.
+HELD_OUT_WRONG = 157
 
 
 def test_the_photos_their_labels_and_licences_are_in_the_repository() -> None:
