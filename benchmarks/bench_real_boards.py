@@ -31,6 +31,7 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.real_boards import (
+    FILES,
     SPLITS,
     RealBoardPhoto,
     load_real_boards,
@@ -80,7 +81,7 @@ def draw_errors(photo: RealBoardPhoto, misread: list[str]) -> Image:
     to_image = cv2.getPerspectiveTransform(unit, np.float32(photo.geometry.corners))
     for item in misread:
         square, change = item.split()
-        col, row = "abcdefgh".index(square[0]), 8 - int(square[1])
+        col, row = FILES.index(square[0]), 8 - int(square[1])
         cell = np.float32([[[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]]])
         quad = cv2.perspectiveTransform(cell, to_image)[0].round().astype(np.int32)
         cv2.polylines(image, [quad], True, (0, 0, 255), 2, cv2.LINE_AA)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.geometry import BoardGeometry, warp
+from vision.geometry import BoardGeometry, Image, warp
 from vision.samples import fen_grid
 from vision.squares import make_sampler, read_squares
 
@@ -61,7 +61,7 @@ def load_real_boards(directory: Path | None = None, split: str | None = None
     return photos
 
 
-def _image(photo: RealBoardPhoto) -> np.ndarray:
+def _image(photo: RealBoardPhoto) -> Image:
     loaded = cv2.imread(str(photo.path))
     if loaded is None:
         raise FileNotFoundError(photo.path)

@@ -41,7 +41,8 @@ TILE_H = 30  # 0.75 squares below the centre (towards the camera), 1.75 above
 BELOW = 0.75
 LAB_SCALE = np.array([50.0, 25.0, 25.0], np.float32)
 CLASSES = ".wbu"  # empty, white, black, blue: the network's outputs in order
-INPUTS = TILE_H * TILE_W * 3 + 3
+TILE_VALUES = TILE_H * TILE_W * 3  # the tile's share of an input row
+INPUTS = TILE_VALUES + 3
 
 
 class SquareNetError(ValueError):

@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.square_net import CLASSES, INPUTS, TILE_H, TILE_W
+from vision.net_fitting import adam_step, model_bytes
+from vision.square_net import CLASSES, INPUTS, TILE_H, TILE_VALUES, TILE_W
 
 FloatArray = npt.NDArray[np.float32]
-TILE_VALUES = TILE_H * TILE_W * 3
 KERNEL = 3
 
 
@@ -150,7 +150,7 @@ def loss_and_grads(layers: ConvLayers, rows: FloatArray, labels: npt.NDArray[np.
 
 def to_onnx(layers: ConvLayers) -> bytes:
     """The network as an ONNX model (opset 13) taking the flat input rows."""
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import helper, numpy_helper
 
     p = layers.params
     c1 = layers.channels[0]
@@ -191,15 +191,7 @@ def to_onnx(layers: ConvLayers) -> bytes:
         node("Relu", ["z3"], ["h"]),
         node("Gemm", ["h", "w2", "b2"], ["logits"]),
     ]
-    graph = helper.make_graph(
-        nodes, "raindrop_squares_conv",
-        [helper.make_tensor_value_info("tiles", TensorProto.FLOAT, ["n", INPUTS])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", len(CLASSES)])],
-        inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
-                              producer_name="vision.train_occupancy")
-    model.ir_version = 8
-    return bytes(model.SerializeToString())
+    return model_bytes(nodes, inits, "raindrop_squares_conv")
 
 
 def fit(rows: FloatArray, labels: npt.NDArray[np.int64], weights: FloatArray,
@@ -226,13 +218,7 @@ def fit(rows: FloatArray, labels: npt.NDArray[np.int64], weights: FloatArray,
                                          weights[pick])
             total += loss
             step += 1
-            for k, (param, raw) in enumerate(zip(params, grads, strict=True)):
-                g = np.asarray(raw + decay * param, np.float32)
-                first[k] = 0.9 * first[k] + 0.1 * g
-                second[k] = 0.999 * second[k] + 0.001 * g * g
-                m_hat = first[k] / (1 - 0.9 ** step)
-                v_hat = second[k] / (1 - 0.999 ** step)
-                param -= (lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            adam_step(params, grads, first, second, step, lr, decay)
         if log is not None:
             log(epoch, total / float(weights.sum()))
     return layers

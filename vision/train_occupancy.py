@@ -46,8 +46,17 @@ import numpy.typing as npt
 from vision import synthetic, tile_conv
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
+from vision.net_fitting import adam_step, model_bytes
 from vision.samples import load_photos
-from vision.square_net import CLASSES, INPUTS, LAB_SCALE, TILE_H, TILE_W, square_inputs
+from vision.square_net import (
+    CLASSES,
+    INPUTS,
+    LAB_SCALE,
+    TILE_H,
+    TILE_VALUES,
+    TILE_W,
+    square_inputs,
+)
 from vision.squares import exposed_board, make_sampler, to_lab
 
 LOGGER = logging.getLogger(__name__)
@@ -58,7 +67,6 @@ RENDER_SEEDS_PER_STREAM = 10_000_000
 HIDDEN = (96, 48)  # the dense network's hidden layers (--arch dense)
 CONV_CHANNELS = (8, 16)  # the convolutional network's (--arch conv, the default)
 CONV_HIDDEN = 64
-TILE_VALUES = TILE_H * TILE_W * 3  # the tile's share of an input row
 
 
 def board_rows(config: VisionConfig, image: Image, geometry: BoardGeometry) -> FloatArray:
@@ -253,13 +261,7 @@ def fit(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epoc
                 if i:
                     grad = (grad @ wm.T) * (acts[i] > 0)
             step += 1
-            for k, (param, raw) in enumerate(zip(params, grads, strict=True)):
-                g = np.asarray(raw + decay * param, np.float32)
-                first[k] = 0.9 * first[k] + 0.1 * g
-                second[k] = 0.999 * second[k] + 0.001 * g * g
-                m_hat = first[k] / (1 - 0.9 ** step)
-                v_hat = second[k] / (1 - 0.999 ** step)
-                param -= (lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            adam_step(params, grads, first, second, step, lr, decay)
         LOGGER.info("epoch %d: loss %.4f", epoch, total / weights.sum())
     return layers
 
@@ -295,7 +297,7 @@ def forward(layers: list[tuple[FloatArray, FloatArray]], rows: FloatArray) -> Fl
 
 def to_onnx(layers: list[tuple[FloatArray, FloatArray]]) -> bytes:
     """The network as an ONNX model (Gemm and Relu nodes, opset 13)."""
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import helper, numpy_helper
 
     nodes, inits = [], []
     name = "tiles"
@@ -307,15 +309,7 @@ def to_onnx(layers: list[tuple[FloatArray, FloatArray]]) -> bytes:
         if i < len(layers) - 1:
             nodes.append(helper.make_node("Relu", [f"z{i}"], [out]))
         name = out
-    graph = helper.make_graph(
-        nodes, "raindrop_squares",
-        [helper.make_tensor_value_info("tiles", TensorProto.FLOAT, ["n", INPUTS])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", len(CLASSES)])],
-        inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
-                              producer_name="vision.train_occupancy")
-    model.ir_version = 8
-    return bytes(model.SerializeToString())
+    return model_bytes(nodes, inits, "raindrop_squares")
 
 
 Part = dict[str, Any]  # rows, labels, board (per row, "" for synthetic scenes)

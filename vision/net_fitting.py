@@ -1,0 +1,46 @@
+"""What fitting either square network needs (``vision.train_occupancy``'s dense
+one and ``vision.tile_conv``'s convolutional one): the Adam step and the ONNX
+model around a graph of the square network's input and output.
+
+Writing the model needs the ``onnx`` package (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.square_net import CLASSES, INPUTS
+
+FloatArray = npt.NDArray[np.float32]
+
+
+def adam_step(params: list[FloatArray], grads: list[FloatArray], first: list[FloatArray],
+              second: list[FloatArray], step: int, rate: float, decay: float) -> None:
+    """One Adam update of ``params`` in place (moments ``first`` and ``second``
+    updated too; ``step`` counts from 1), with weight decay ``decay``."""
+    for k, (param, raw) in enumerate(zip(params, grads, strict=True)):
+        g = np.asarray(raw + decay * param, np.float32)
+        first[k] = 0.9 * first[k] + 0.1 * g
+        second[k] = 0.999 * second[k] + 0.001 * g * g
+        m_hat = first[k] / (1 - 0.9 ** step)
+        v_hat = second[k] / (1 - 0.999 ** step)
+        param -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+
+
+def model_bytes(nodes: list[Any], inits: list[Any], name: str) -> bytes:
+    """An ONNX model (opset 13) of ``nodes`` over the initialisers ``inits``,
+    from the input rows ``tiles`` (n, INPUTS) to the four ``logits``."""
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info("tiles", TensorProto.FLOAT, ["n", INPUTS])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", len(CLASSES)])],
+        inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
+                              producer_name="vision.train_occupancy")
+    model.ir_version = 8
+    return bytes(model.SerializeToString())
