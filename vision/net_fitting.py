@@ -1,5 +1,5 @@
 """What fitting either square network needs (``vision.train_occupancy``'s dense
-one and ``vision.tile_conv``'s convolutional one): the Adam step and the ONNX
+one and ``vision.tile_conv``'s convolutional one): the Adam loop and the ONNX
 model around a graph of the square network's input and output.
 
 Writing the model needs the ``onnx`` package (the ``train`` extra).
@@ -7,6 +7,7 @@ Writing the model needs the ``onnx`` package (the ``train`` extra).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,33 @@ def adam_step(params: list[FloatArray], grads: list[FloatArray], first: list[Flo
         m_hat = first[k] / (1 - 0.9 ** step)
         v_hat = second[k] / (1 - 0.999 ** step)
         param -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+
+
+IntArray = npt.NDArray[np.intp]
+BatchLoss = Callable[[IntArray], tuple[float, list[FloatArray]]]
+
+
+def adam_fit(params: list[FloatArray], count: int, batch_loss: BatchLoss,
+             rng: np.random.Generator, epochs: int, rate: float, batch: int, decay: float,
+             log: Callable[[int, float], None]) -> None:
+    """Fit ``params`` in place: every epoch the ``count`` rows in a new random
+    order, ``batch`` at a time; ``batch_loss(rows)`` gives the weighted loss of
+    those rows and its gradients (one per parameter), each followed by an Adam
+    step, the rate on a cosine schedule from ``rate``. ``log(epoch, loss summed
+    over the epoch)``."""
+    first = [np.zeros_like(q) for q in params]
+    second = [np.zeros_like(q) for q in params]
+    step = 0
+    for epoch in range(epochs):
+        order = rng.permutation(count)
+        total = 0.0
+        lr = rate * (0.5 * (1 + np.cos(np.pi * epoch / epochs)))
+        for start in range(0, count, batch):
+            loss, grads = batch_loss(order[start:start + batch])
+            total += loss
+            step += 1
+            adam_step(params, grads, first, second, step, lr, decay)
+        log(epoch, total)
 
 
 def model_bytes(nodes: list[Any], inits: list[Any], name: str) -> bytes:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.net_fitting import adam_step, model_bytes
+from vision.net_fitting import adam_fit, model_bytes
 from vision.square_net import CLASSES, INPUTS, TILE_H, TILE_VALUES, TILE_W
 
 FloatArray = npt.NDArray[np.float32]
@@ -203,22 +203,12 @@ def fit(rows: FloatArray, labels: npt.NDArray[np.int64], weights: FloatArray,
     schedule (as the dense network's fit); ``prepare`` changes every batch
     (augmentation) before it is seen."""
     layers = init(rng, channels, hidden)
-    params = layers.params
-    first = [np.zeros_like(q) for q in params]
-    second = [np.zeros_like(q) for q in params]
-    step = 0
-    for epoch in range(epochs):
-        order = rng.permutation(len(rows))
-        total = 0.0
-        lr = rate * (0.5 * (1 + np.cos(np.pi * epoch / epochs)))
-        for start in range(0, len(order), batch):
-            pick = order[start:start + batch]
-            x = rows[pick] if prepare is None else prepare(rows[pick], rng)
-            loss, grads = loss_and_grads(layers, np.asarray(x, np.float32), labels[pick],
-                                         weights[pick])
-            total += loss
-            step += 1
-            adam_step(params, grads, first, second, step, lr, decay)
-        if log is not None:
-            log(epoch, total / float(weights.sum()))
+
+    def batch_loss(pick: npt.NDArray[np.intp]) -> tuple[float, list[FloatArray]]:
+        x = rows[pick] if prepare is None else prepare(rows[pick], rng)
+        return loss_and_grads(layers, np.asarray(x, np.float32), labels[pick], weights[pick])
+
+    total_weight = float(weights.sum())
+    adam_fit(layers.params, len(rows), batch_loss, rng, epochs, rate, batch, decay,
+             lambda epoch, total: None if log is None else log(epoch, total / total_weight))
     return layers

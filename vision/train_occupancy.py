@@ -46,7 +46,7 @@ import numpy.typing as npt
 from vision import synthetic, tile_conv
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
-from vision.net_fitting import adam_step, model_bytes
+from vision.net_fitting import adam_fit, model_bytes
 from vision.samples import load_photos
 from vision.square_net import (
     CLASSES,
@@ -230,39 +230,34 @@ def fit(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epoc
     layers = [(np.asarray(rng.normal(0, np.sqrt(2.0 / a), (a, b)), np.float32),
                np.zeros(b, np.float32)) for a, b in itertools.pairwise(sizes)]
     params = [p for layer in layers for p in layer]
-    first = [np.zeros_like(p) for p in params]
-    second = [np.zeros_like(p) for p in params]
-    step = 0
-    for epoch in range(epochs):
-        order = rng.permutation(len(rows))
-        total = 0.0
-        lr = rate * (0.5 * (1 + np.cos(np.pi * epoch / epochs)))
-        for start in range(0, len(order), batch):
-            pick = order[start:start + batch]
-            x, y, w = rows[pick], labels[pick], weights[pick]
-            if mirror:
-                x = flipped(x, rng.random(len(pick)) < 0.5)
-            x = np.asarray(augmented(x, rng, augment), np.float32)
-            acts = [x]
-            for i, (wm, bv) in enumerate(layers):
-                z = acts[-1] @ wm + bv
-                acts.append(np.maximum(z, 0) if i < len(layers) - 1 else z)
-            logits = acts[-1]
-            p = np.exp(logits - logits.max(axis=1, keepdims=True))
-            p /= p.sum(axis=1, keepdims=True)
-            total += float(-(w * np.log(p[np.arange(len(y)), y] + 1e-9)).sum())
-            grad = p
-            grad[np.arange(len(y)), y] -= 1
-            grad *= (w / w.sum())[:, None]
-            grads: list[FloatArray] = []
-            for i in range(len(layers) - 1, -1, -1):
-                wm, _ = layers[i]
-                grads[:0] = [acts[i].T @ grad, grad.sum(axis=0)]
-                if i:
-                    grad = (grad @ wm.T) * (acts[i] > 0)
-            step += 1
-            adam_step(params, grads, first, second, step, lr, decay)
-        LOGGER.info("epoch %d: loss %.4f", epoch, total / weights.sum())
+
+    def batch_loss(pick: npt.NDArray[np.intp]) -> tuple[float, list[FloatArray]]:
+        x, y, w = rows[pick], labels[pick], weights[pick]
+        if mirror:
+            x = flipped(x, rng.random(len(pick)) < 0.5)
+        x = np.asarray(augmented(x, rng, augment), np.float32)
+        acts = [x]
+        for i, (wm, bv) in enumerate(layers):
+            z = acts[-1] @ wm + bv
+            acts.append(np.maximum(z, 0) if i < len(layers) - 1 else z)
+        logits = acts[-1]
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        loss = float(-(w * np.log(p[np.arange(len(y)), y] + 1e-9)).sum())
+        grad = p
+        grad[np.arange(len(y)), y] -= 1
+        grad *= (w / w.sum())[:, None]
+        grads: list[FloatArray] = []
+        for i in range(len(layers) - 1, -1, -1):
+            wm, _ = layers[i]
+            grads[:0] = [acts[i].T @ grad, grad.sum(axis=0)]
+            if i:
+                grad = (grad @ wm.T) * (acts[i] > 0)
+        return loss, grads
+
+    adam_fit(params, len(rows), batch_loss, rng, epochs, rate, batch, decay,
+             lambda epoch, total: LOGGER.info("epoch %d: loss %.4f", epoch,
+                                              total / weights.sum()))
     return layers
 
 
