@@ -395,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leave-out", metavar="BOARD", default=None,
                         help="a check, writes nothing: train without the development "
                              "photos of BOARD (a board name in labels.json), then read them")
+    parser.add_argument("--keep", type=Path, default=None, metavar="PATH",
+                        help="with --leave-out: also write the network fitted without "
+                             "BOARD to PATH (for checks of the reader on BOARD)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
@@ -449,6 +452,9 @@ def main(argv: list[str] | None = None) -> int:
             LOGGER.info("  %s read as %s", name, " ".join(
                 f"{other}:{int(((truth == i) & (got == j)).sum())}"
                 for j, other in enumerate(CLASSES)))
+        if args.keep is not None:
+            args.keep.write_bytes(model())
+            LOGGER.info("wrote %s", args.keep)
         return 0
     args.out.write_bytes(model())
     LOGGER.info("wrote %s (%d bytes)", args.out, args.out.stat().st_size)
