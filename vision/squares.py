@@ -30,6 +30,7 @@ from vision.geometry import BoardGeometry, Image
 from vision.leaning import LeanTable, fuse_by_base, lean_table, settle_by_base
 from vision.occupancy import board_model, reference_model
 from vision.outline_vote import outline_vote
+from vision.photo_split import split_labels
 from vision.square_net import CLASSES, TileMaps, load_net, square_inputs, tile_maps
 
 LOGGER = logging.getLogger(__name__)
@@ -807,12 +808,18 @@ def piece_log_odds(logits: FloatArray) -> FloatArray:
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
     """Stage (without a reference, ``config.board_reader == "net"``): every
-    square's label is the square network's most likely class; ``occupancy``
-    is the log-odds of a piece against an empty square."""
+    square's label is the square network's most likely class, with
+    ``config.photo_split`` the photo's occupancy and colour thresholds moved
+    to where its own scores split (vision.photo_split); ``occupancy`` is the
+    log-odds of a piece against an empty square, less that threshold."""
     logits = net_logits(config, sampler, warped)
-    labels = "".join(CLASSES[i] for i in logits.argmax(axis=1))
+    if config.photo_split:
+        classes, odds = split_labels(config, logits)
+    else:
+        classes, odds = logits.argmax(axis=1), piece_log_odds(logits)
+    labels = "".join(CLASSES[i] for i in classes)
     grid = tuple(labels[row * 8:(row + 1) * 8] for row in range(8))
-    return SquareReading(grid, tuple(float(v) for v in piece_log_odds(logits)))
+    return SquareReading(grid, tuple(float(v) for v in odds))
 
 
 def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,

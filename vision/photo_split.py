@@ -1,0 +1,105 @@
+"""One photo's squares split into two groups by the photo itself.
+
+The square network reads each square alone. On a board and set it has never
+seen, its scores for one photo are often shifted as a whole: every piece of
+an unfamiliar wooden set scores a little nearer "empty", every brown piece a
+little nearer "white". The order within the photo is mostly right even
+then: the pieces still score above the empty squares, and the two armies
+still stand apart. So a photo read without a reference is decided by where
+its own scores split, as a person reads a strange set by comparing its
+pieces with each other:
+
+- occupancy: the piece log-odds of the 64 squares split in two, the
+  threshold moved down from 0 to the split (never up; a photo whose scores
+  do not split clearly keeps 0);
+- colour: the white-against-black score of the occupied squares split the
+  same way.
+
+Only a photo in which the network is already sure of some pieces (of both
+armies, for colour) is split: an empty board's squares, or one army's
+pieces, spread enough that a split of them alone would often be taken.
+
+A split is the cut of the sorted scores with the largest between-group
+separation (Otsu's criterion: the distance between the groups' means over
+their pooled spread), less a small penalty per unit the threshold moves
+from 0, so a photo's tail is not cut off as a group of its own. It is used
+only where that separation is at least ``config.split_separation``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.config import VisionConfig
+
+LOGGER = logging.getLogger(__name__)
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.intp]
+
+SPREAD_FLOOR = 0.5  # added to the pooled spread: two tight groups a hair apart are no split
+
+
+def split_threshold(values: npt.ArrayLike, *, separation: float, penalty: float,
+                    lowest: float, highest: float, min_each: int = 1,
+                    min_gap: float = 0.0) -> float:
+    """Where ``values`` split into two groups, or 0.0 when they do not split
+    clearly (separation below ``separation``), the split lies outside
+    [``lowest``, ``highest``], or either group would hold fewer than ``min_each``."""
+    ordered = np.sort(np.asarray(values, np.float64))
+    n = len(ordered)
+    if n < 2 * min_each or n < 2:
+        return 0.0
+    cuts = np.arange(max(min_each, 1), n - max(min_each, 1) + 1)
+    total = np.cumsum(ordered)
+    squares = np.cumsum(ordered ** 2)
+    below_n = cuts.astype(np.float64)
+    above_n = n - below_n
+    below_mean = total[cuts - 1] / below_n
+    above_mean = (total[-1] - total[cuts - 1]) / above_n
+    # n * pooled variance = sum of squares about each group's own mean
+    inner = (squares[-1] - below_n * below_mean ** 2 - above_n * above_mean ** 2)
+    spread = np.sqrt(np.maximum(inner, 0.0) / n) + SPREAD_FLOOR
+    ratio = (above_mean - below_mean) / spread
+    thresholds = (ordered[cuts - 1] + ordered[cuts]) / 2
+    best = int(np.argmax(ratio - penalty * np.abs(thresholds)))
+    threshold = float(thresholds[best])
+    gap = ordered[cuts[best]] - ordered[cuts[best] - 1]
+    if ratio[best] < separation or gap < min_gap or not lowest <= threshold <= highest:
+        return 0.0
+    return threshold
+
+
+def split_labels(config: VisionConfig, logits: FloatArray) -> tuple[IntArray, FloatArray]:
+    """Class indices (64,) for one photo's square-network logits (64, 4: empty,
+    white, black, blue), each square's class decided by the photo's own splits
+    (module docstring), and each square's log-odds of a piece less the
+    occupancy threshold (> 0: occupied). Blue pieces keep their class: only
+    white and black are split by colour."""
+    logits = np.asarray(logits, np.float32)
+    top = logits[:, 1:].max(axis=1)
+    piece_odds = top + np.log(np.exp(logits[:, 1:] - top[:, None]).sum(axis=1)) - logits[:, 0]
+    occupancy = 0.0
+    if (piece_odds > config.split_sure).sum() >= config.split_sure_count:
+        occupancy = split_threshold(piece_odds, separation=config.split_separation,
+                                    penalty=config.split_penalty,
+                                    lowest=config.split_occupancy_lowest, highest=0.0)
+    piece = logits[:, 1:].argmax(axis=1) + 1
+    labels = np.where(piece_odds > occupancy, piece, 0)
+    armies = np.flatnonzero((labels == 1) | (labels == 2))
+    if len(armies):
+        whiteness = logits[armies, 1] - logits[armies, 2]
+        colour = 0.0
+        if min((whiteness > config.split_colour_sure).sum(),
+               (whiteness < -config.split_colour_sure).sum()) >= config.split_sure_count:
+            colour = split_threshold(whiteness, separation=config.split_separation,
+                                     penalty=config.split_penalty,
+                                     lowest=-np.inf, highest=np.inf,
+                                     min_each=config.split_colour_min_each)
+        labels[armies] = np.where(whiteness > colour, 1, 2)
+        if occupancy or colour:
+            LOGGER.debug("photo split: occupancy at %.2f, colour at %.2f", occupancy, colour)
+    return np.asarray(labels, np.intp), np.asarray(piece_odds - occupancy, np.float32)
