@@ -12,8 +12,9 @@ from vision.real_boards import load_real_boards, read_board, real_boards_dir, wr
 
 # Today's count (docs/camera.md, "Real photos it has never seen"; 157 of 4,352 with the
 # convolutional square network, 286 of the first 3,904 with the hand-made features it
-# replaced): lower it when the reader gets better, never raise it to make a change pass.
-HELD_OUT_WRONG = 157
+# replaced; 159 of 4,544 once three more photos of the tournament board were added, read
+# once): lower it when the reader gets better, never raise it to make a change pass.
+HELD_OUT_WRONG = 159
 
 
 def test_the_photos_their_labels_and_licences_are_in_the_repository() -> None:
@@ -36,8 +37,10 @@ def test_the_photos_their_labels_and_licences_are_in_the_repository() -> None:
     for board in ("wood", "walnut"):
         assert (board, "dev") not in boards and (board, "held_out") in boards
     # the boards added later (three with pieces: by the README's rule the one with the
-    # fewest photos is held out, the others are in dev)
-    for board in ("folding", "mahogany"):
+    # fewest photos is held out, the others are in dev; the next batch, two boards with
+    # pieces and four empty ones, all in dev)
+    for board in ("folding", "mahogany", "hinge", "printed", "greenline", "curled",
+                  "ledboard", "sapele"):
         assert (board, "held_out") not in boards and (board, "dev") in boards
     assert ("tournament", "dev") not in boards and ("tournament", "held_out") in boards
 

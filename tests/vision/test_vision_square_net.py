@@ -35,14 +35,21 @@ NET_SYNTHETIC_WRONG = 6
 # the dense network trained on the same photos read 199, the one before the
 # mahogany board 234). The training recipe was chosen on the development part and
 # synthetic streams (docs/camera.md); the held-out count only guards it.
-NET_DEV_WRONG = 6
-NET_HELD_OUT_WRONG = 157
+# Photos added since, not trained on: in dev one wrong square (hinge_01 c7) of the
+# 12 photos of six new boards, 7 of 9,280 in all; in held out three more photos of
+# the tournament board, read once: 2 wrong (tournament_08), 159 of 4,544 in all.
+NET_DEV_WRONG = 7
+NET_HELD_OUT_WRONG = 159
 # The mat photos taken from the tripod of its empty photo (mat_65), read against it
 # as a game's camera reads (the fused reader): 1 of 2,688 wrong (dev) and none of
 # 1,408 (held out, read once), where the hand-made features read 117 and 64
-# (docs/camera.md).
+# (docs/camera.md). The tournament board's seven video frames, read against the
+# empty frame of the same webcam (tournament_10), read once: 55 of 448 wrong (58
+# without it), all on the tournament board.
 FUSED_DEV_WRONG = 1
-FUSED_HELD_OUT_WRONG = 0
+FUSED_HELD_OUT_WRONG = 55
+# The empty photos each split's tripod pairs read against.
+TRIPOD_EMPTIES = {"dev": {"mat_65.jpg"}, "held_out": {"mat_65.jpg", "tournament_10.jpg"}}
 
 
 def read(image: np.ndarray, geometry: BoardGeometry) -> str:
@@ -106,12 +113,12 @@ def test_the_real_board_photos_are_read_as_measured(split: str, bound: int) -> N
 def test_real_photos_read_against_an_empty_photo_of_their_tripod(split: str,
                                                                  bound: int) -> None:
     pairs = tripod_pairs(load_real_boards(), split)
-    assert len(pairs) >= 20 and {empty.path.name for _, empty in pairs} == {"mat_65.jpg"}
+    assert len(pairs) >= 20 and {empty.path.name for _, empty in pairs} == TRIPOD_EMPTIES[split]
     errors = {(photo.path.name, error) for photo, empty in pairs
               for error in wrong_squares(photo.grid, read_board(CONFIG, photo, empty))}
     assert len(errors) <= bound, f"{split}: {len(errors)} of {64 * len(pairs)} squares wrong"
-    if split == "held_out":
-        assert errors <= listed_held_out_errors()
+    if split == "held_out":  # those the plain reading lacks are listed in their own table
+        assert errors - listed_held_out_errors() == listed_held_out_errors(reference=True)
 
 
 def test_the_fused_reader_beats_the_features_on_real_photos_with_a_reference() -> None:
@@ -129,11 +136,19 @@ ERRORS_DOC = Path(__file__).resolve().parents[2] / "docs" / "camera-real-errors.
 _LETTERS = {"empty": ".", "white": "w", "black": "b", "blue": "u"}
 
 
-def listed_held_out_errors() -> set[tuple[str, str]]:
+REFERENCE_HEADING = "## Read against an empty photo"
+
+
+def listed_held_out_errors(reference: bool = False) -> set[tuple[str, str]]:
     """The table of docs/camera-real-errors.md as (photo, ``e4 w->.``) pairs; every row
-    must name a cause."""
+    must name a cause. With ``reference``, the table under its heading
+    ``REFERENCE_HEADING``: the squares only the reading against an empty photo gets
+    wrong."""
+    plain, heading, with_reference = ERRORS_DOC.read_text(encoding="utf-8").partition(
+        REFERENCE_HEADING)
+    assert heading, f"no {REFERENCE_HEADING!r} in {ERRORS_DOC.name}"
     rows = set()
-    for line in ERRORS_DOC.read_text(encoding="utf-8").splitlines():
+    for line in (with_reference if reference else plain).splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if len(cells) != 5 or not cells[0].startswith("`"):
             continue
