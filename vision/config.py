@@ -74,28 +74,21 @@ class VisionConfig:
     # 18 wrong at weight 1 without the footprint share). Those are with the
     # network shipped before the mahogany board; with today's, 6 + 4, 16 and 1.
     reference_reader: str = "fused"
-    # Without a reference (board_reader="net"), each photo is decided by where
-    # its own scores split (vision.photo_split): the occupancy threshold moves
-    # down to the split of the 64 piece log-odds (to split_occupancy_lowest at
-    # most), the colour threshold to the split of the occupied squares'
-    # white-against-black scores, where the split's separation is at least
-    # split_separation (penalised split_penalty per unit the threshold moves),
-    # and only in a photo with split_sure_count squares the network is sure hold
-    # a piece (log-odds above split_sure) and, for colour, as many of each
-    # army (white-against-black beyond +-split_colour_sure). Without that
-    # guard a split of one group alone was often taken: of the 210 dev photos'
-    # empty squares read alone 58 gained pieces, of 376 single armies 245 were
-    # split; with it 0 and 5.
-    # Chosen on development data only: networks trained with the folding or the
-    # mahogany board left out, reading that board's photos: 225 and 248 squares
-    # wrong by the network alone, 133 and 110 split; the shipped network on the
-    # 136 dev photos it was trained on, 6 and 6.
-    photo_split: bool = False
+    # Without a reference (board_reader="net"), each photo's colour threshold
+    # moves to where its occupied squares' white-against-black scores split
+    # (vision.photo_split), where the split's separation is at least
+    # split_separation (penalised split_penalty per unit the threshold moves)
+    # and the network is sure of split_sure_count pieces of each army (scores
+    # beyond +-split_colour_sure). Chosen on development data only: networks
+    # trained with the folding, the mahogany or the marble board left out,
+    # reading that board's photos: 225, 248 and 76 squares wrong by the network
+    # alone, 215, 166 and 76 split; the shipped network on the 136 dev photos
+    # it was trained on, 6 and 6; synthetic set 0 without a reference, 346 and
+    # 345 of 128,000.
+    photo_split: bool = True
     split_separation: float = 2.5
     split_penalty: float = 0.05
-    split_occupancy_lowest: float = -8.0
     split_colour_min_each: int = 2
-    split_sure: float = 2.0
     split_colour_sure: float = 4.0
     split_sure_count: int = 2
     fused_reference_weight: float = 0.5

@@ -808,10 +808,10 @@ def piece_log_odds(logits: FloatArray) -> FloatArray:
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
     """Stage (without a reference, ``config.board_reader == "net"``): every
-    square's label is the square network's most likely class, with
-    ``config.photo_split`` the photo's occupancy and colour thresholds moved
-    to where its own scores split (vision.photo_split); ``occupancy`` is the
-    log-odds of a piece against an empty square, less that threshold."""
+    square's label is the square network's most likely class (with
+    ``config.photo_split``, a piece's colour decided by where the photo's two
+    armies split: vision.photo_split); ``occupancy`` is the log-odds of a
+    piece against an empty square."""
     logits = net_logits(config, sampler, warped)
     if config.photo_split:
         classes, odds = split_labels(config, logits)

@@ -44,23 +44,17 @@ def test_a_split_outside_the_allowed_range_or_too_small_a_group_is_not_taken() -
     assert split_threshold(values, **SPLIT, min_each=2) == 0.0
 
 
-def test_pieces_an_unseen_set_scores_near_empty_are_read_as_pieces() -> None:
+def test_occupancy_stays_the_networks_own() -> None:
     rng = np.random.default_rng(3)
     odds = np.full(64, -14.0) + rng.normal(0, 1.5, 64)
     whiteness = np.zeros(64)
     pieces = rng.choice(64, 20, replace=False)
-    odds[pieces] = rng.uniform(-4.0, 3.0, 20)  # a whole set scored low
-    odds[pieces[::5]] = 6.0  # of which the network is sure of a few
+    odds[pieces] = rng.uniform(-4.0, 6.0, 20)
     whiteness[pieces[:10]], whiteness[pieces[10:]] = 12.0, -12.0
     logits = logits_for(list(odds), list(whiteness))
-    plain = logits.argmax(axis=1)
-    assert ((plain > 0).sum()) < 20
-    labels, occupancy = split_labels(CONFIG, logits)
-    assert set(np.flatnonzero(labels)) == set(pieces)
-    assert (occupancy[pieces] > 0).all() and (np.delete(occupancy, pieces) < 0).all()
-    assert (labels[pieces[:10]] == 1).all() and (labels[pieces[10:]] == 2).all()
-    off = dataclasses.replace(CONFIG, split_occupancy_lowest=-1.0)
-    assert (split_labels(off, logits)[0] > 0).sum() < 20
+    labels, piece_odds = split_labels(CONFIG, logits)
+    assert np.allclose(piece_odds, odds, atol=1e-3)
+    assert set(np.flatnonzero(labels)) == set(np.flatnonzero(odds > 0))
 
 
 def test_two_armies_shifted_the_same_way_are_still_told_apart() -> None:
@@ -100,3 +94,23 @@ def test_blue_pieces_keep_their_class() -> None:
     logits[4:6, 3] = 30.0  # blue
     labels, _ = split_labels(CONFIG, logits)
     assert list(labels[:6]) == [1, 1, 2, 2, 3, 3]
+
+
+def test_the_reader_without_a_reference_splits_each_photo_when_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import squares
+
+    rng = np.random.default_rng(6)
+    odds = np.full(64, -14.0) + rng.normal(0, 1.0, 64)
+    whiteness = np.zeros(64)
+    odds[:24] = 6.0
+    whiteness[:8] = rng.uniform(-3.5, -1.0, 8)  # boxwood, read darkish
+    whiteness[8:12] = rng.uniform(6.0, 12.0, 4)
+    whiteness[12:24] = rng.uniform(-20.0, -10.0, 12)
+    logits = logits_for(list(odds), list(whiteness))
+    monkeypatch.setattr(squares, "net_logits", lambda *args, **kwargs: logits)
+    plain = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=False), None, None)
+    split = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=True), None, None)
+    assert "".join(plain.grid) == "b" * 8 + "w" * 4 + "b" * 12 + "." * 40
+    assert "".join(split.grid) == "w" * 12 + "b" * 12 + "." * 40
+    assert split.occupancy == plain.occupancy
