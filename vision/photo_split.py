@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.config import VisionConfig
+from vision.square_net import piece_log_odds
 
 LOGGER = logging.getLogger(__name__)
 
@@ -80,8 +81,7 @@ def split_labels(config: VisionConfig, logits: FloatArray) -> tuple[IntArray, Fl
     own split (module docstring); blue pieces keep their class. Also each
     square's log-odds of a piece."""
     logits = np.asarray(logits, np.float32)
-    top = logits[:, 1:].max(axis=1)
-    piece_odds = top + np.log(np.exp(logits[:, 1:] - top[:, None]).sum(axis=1)) - logits[:, 0]
+    piece_odds = piece_log_odds(logits)
     piece = logits[:, 1:].argmax(axis=1) + 1
     labels = np.where(piece_odds > 0.0, piece, 0)
     armies = np.flatnonzero((labels == 1) | (labels == 2))

@@ -98,6 +98,13 @@ def square_inputs(maps: TileMaps, lab_board: FloatArray, own: FloatArray,
     return np.asarray(rows, np.float32)
 
 
+def piece_log_odds(logits: FloatArray) -> FloatArray:
+    """Per row of square-network logits: log P(a piece) - log P(empty)."""
+    top = logits[:, 1:].max(axis=1)
+    piece = top + np.log(np.exp(logits[:, 1:] - top[:, None]).sum(axis=1))
+    return np.asarray(piece - logits[:, 0], np.float32)
+
+
 class SquareNet:
     """The ONNX network read by ``cv2.dnn``: tiles -> logits (n, 4)."""
 

@@ -31,7 +31,7 @@ from vision.leaning import LeanTable, fuse_by_base, lean_table, settle_by_base
 from vision.occupancy import board_model, reference_model
 from vision.outline_vote import outline_vote
 from vision.photo_split import split_labels
-from vision.square_net import CLASSES, TileMaps, load_net, square_inputs, tile_maps
+from vision.square_net import CLASSES, TileMaps, load_net, piece_log_odds, square_inputs, tile_maps
 
 LOGGER = logging.getLogger(__name__)
 
@@ -797,13 +797,6 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
     side = sampler.crop
     return load_net().logits(square_inputs(sampler.tiles, lab.reshape(side, side, 3), own,
                                            which))
-
-
-def piece_log_odds(logits: FloatArray) -> FloatArray:
-    """Per row of square-network logits: log P(a piece) - log P(empty)."""
-    top = logits[:, 1:].max(axis=1)
-    piece = top + np.log(np.exp(logits[:, 1:] - top[:, None]).sum(axis=1))
-    return np.asarray(piece - logits[:, 0], np.float32)
 
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
