@@ -288,3 +288,27 @@ def test_the_convolutional_networks_gradients_are_the_losss_slopes() -> None:
         param[where] = old
         slope = (slopes[0] - slopes[1]) / 2e-2 / 8  # the gradient is of the mean loss
         assert slope == pytest.approx(float(grad[where]), rel=0.05, abs=1e-4), k
+
+
+def test_a_board_left_out_of_training_is_read_and_its_network_kept(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--leave-out B --keep PATH``: trains without board B's dev photos, reads them,
+    writes the network so fitted (and nothing at ``--out``); the reader can use it."""
+    import logging
+
+    from vision import squares
+    from vision.train_occupancy import main as train
+
+    kept, out = tmp_path / "without_marble.onnx", tmp_path / "never.onnx"
+    with caplog.at_level(logging.INFO):
+        assert train(["--scenes", "2", "--leaning", "0", "--varied", "0",
+                      "--photo-draws", "1", "--real-draws", "1", "--epochs", "1",
+                      "--leave-out", "marble", "--keep", str(kept), "--out", str(out)]) == 0
+    assert "left out marble: " in caplog.text and "of 768 squares wrong" in caplog.text
+    assert kept.exists() and not out.exists()
+    net = SquareNet(kept.read_bytes())
+    monkeypatch.setattr(squares, "load_net", lambda *args: net)
+    photo = next(p for p in load_real_boards(split="dev") if p.board == "marble")
+    grid = read_board(CONFIG, photo)
+    assert len(grid) == 8 and all(len(row) == 8 and set(row) <= set(CLASSES) for row in grid)
