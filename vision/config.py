@@ -74,6 +74,7 @@ class VisionConfig:
     # 18 wrong at weight 1 without the footprint share). Those are with the
     # network shipped before the mahogany board; with today's, 6 + 4, 16 and 1.
     reference_reader: str = "fused"
+    fused_reference_weight: float = 0.5
     # Without a reference (board_reader="net"), each photo's colour threshold
     # moves to where its occupied squares' white-against-black scores split
     # (vision.photo_split), where the split's separation is at least
@@ -91,7 +92,6 @@ class VisionConfig:
     split_colour_min_each: int = 2
     split_colour_sure: float = 4.0
     split_sure_count: int = 2
-    fused_reference_weight: float = 0.5
     # With a reference, the squares a nearer piece's silhouette reaches take the
     # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
     # (squares.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,

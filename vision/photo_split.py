@@ -45,8 +45,7 @@ SPREAD_FLOOR = 0.5  # added to the pooled spread: two tight groups a hair apart 
 
 
 def split_threshold(values: npt.ArrayLike, *, separation: float, penalty: float,
-                    lowest: float, highest: float, min_each: int = 1,
-                    min_gap: float = 0.0) -> float:
+                    lowest: float, highest: float, min_each: int = 1) -> float:
     """Where ``values`` split into two groups, or 0.0 when they do not split
     clearly (separation below ``separation``), the split lies outside
     [``lowest``, ``highest``], or either group would hold fewer than ``min_each``."""
@@ -68,8 +67,7 @@ def split_threshold(values: npt.ArrayLike, *, separation: float, penalty: float,
     thresholds = (ordered[cuts - 1] + ordered[cuts]) / 2
     best = int(np.argmax(ratio - penalty * np.abs(thresholds)))
     threshold = float(thresholds[best])
-    gap = ordered[cuts[best]] - ordered[cuts[best] - 1]
-    if ratio[best] < separation or gap < min_gap or not lowest <= threshold <= highest:
+    if ratio[best] < separation or not lowest <= threshold <= highest:
         return 0.0
     return threshold
 

@@ -801,9 +801,10 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
     """Stage (without a reference, ``config.board_reader == "net"``): every
-    square's label is the square network's most likely class (with
-    ``config.photo_split``, a piece's colour decided by where the photo's two
-    armies split: vision.photo_split); ``occupancy`` is the log-odds of a
+    square's label is the square network's most likely class; with
+    ``config.photo_split`` a square holds a piece where its log-odds of one
+    are above 0 and a piece's colour is decided by where the photo's two
+    armies split (vision.photo_split). ``occupancy`` is the log-odds of a
     piece against an empty square."""
     logits = net_logits(config, sampler, warped)
     if config.photo_split:

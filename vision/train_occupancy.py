@@ -399,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --leave-out: also write the network fitted without "
                              "BOARD to PATH (for checks of the reader on BOARD)")
     args = parser.parse_args(argv)
+    if args.keep is not None and not args.leave_out:
+        parser.error("--keep writes the network fitted with --leave-out BOARD; give both")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
     config = VisionConfig()

@@ -312,3 +312,14 @@ def test_a_board_left_out_of_training_is_read_and_its_network_kept(
     photo = next(p for p in load_real_boards(split="dev") if p.board == "marble")
     grid = read_board(CONFIG, photo)
     assert len(grid) == 8 and all(len(row) == 8 and set(row) <= set(CLASSES) for row in grid)
+
+
+def test_keep_without_a_board_left_out_is_refused_before_any_training(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.train_occupancy import main as train
+
+    kept = tmp_path / "kept.onnx"
+    with pytest.raises(SystemExit) as stop:
+        train(["--keep", str(kept)])
+    assert stop.value.code == 2 and not kept.exists()
+    assert "--leave-out" in capsys.readouterr().err
