@@ -92,6 +92,21 @@ class VisionConfig:
     split_colour_min_each: int = 2
     split_colour_sure: float = 4.0
     split_sure_count: int = 2
+    # Occupancy too (sixth session): where the network is sure of at least
+    # split_occupancy_sure_count pieces (log-odds beyond split_occupancy_sure),
+    # a photo's piece threshold moves down to where its 64 log-odds split
+    # (separation at least split_separation, no penalty), never below
+    # split_occupancy_lowest. Chosen on development data only, leave-out
+    # networks reading their board (eight fits: folding four times, mahogany
+    # three, marble once): 1,350 squares wrong with the colour split alone,
+    # 900 with this; the empty marble board 76 and 76 (its photos have at most
+    # four sure false pieces, so the guard keeps them out); the shipped
+    # network on its 27 unseen dev photos 27 and 23, on the 136 it was trained
+    # on 6 and 8; synthetic set 0 (first 1,000 scenes) 179 and 184.
+    split_occupancy: bool = True
+    split_occupancy_sure: float = 4.0
+    split_occupancy_sure_count: int = 6
+    split_occupancy_lowest: float = -7.0
     # With a reference, the squares a nearer piece's silhouette reaches take the
     # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
     # (squares.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,

@@ -20,10 +20,17 @@ their pooled spread), less a small penalty per unit the threshold moves
 from 0, so a photo's tail is not cut off as a group of its own. It is used
 only where that separation is at least ``config.split_separation``.
 
-Occupancy is not split the same way: on development photos a split of the
-piece log-odds found many missed pieces of unseen sets, but doubled the
-grain and veins read as pieces on an empty board never trained on (the
-marble board left out of training: 76 squares wrong, 145 split).
+Occupancy is split the same way, but only downwards and with its own
+guard. On a set it has never seen, the network misses pieces it should see:
+their log-odds of a piece fall a little below 0 (mostly -5 to 0) while the
+photo's empty squares stay far below (-8 and less), so the photo's 64
+log-odds still split, lower than 0. The threshold moves there only where the
+network is already sure of several pieces (``config.split_occupancy_sure_count``
+beyond ``config.split_occupancy_sure``) and never below
+``config.split_occupancy_lowest``: without that guard, the grain and veins of
+an empty board never trained on (the marble board left out of training) split
+off as pieces (76 squares wrong, 145 split); its photos have at most four sure
+false pieces, so with it they stay at 76.
 """
 
 from __future__ import annotations
@@ -72,16 +79,35 @@ def split_threshold(values: npt.ArrayLike, *, separation: float, penalty: float,
     return threshold
 
 
+def occupancy_threshold(config: VisionConfig, piece_odds: npt.ArrayLike) -> float:
+    """The piece log-odds above which one photo's squares hold a piece: 0, or
+    lower where the network is sure of ``config.split_occupancy_sure_count``
+    pieces and the photo's 64 log-odds split clearly between
+    ``config.split_occupancy_lowest`` and 0 (module docstring)."""
+    odds = np.asarray(piece_odds, np.float64)
+    if (odds > config.split_occupancy_sure).sum() < config.split_occupancy_sure_count:
+        return 0.0
+    threshold = split_threshold(odds, separation=config.split_separation, penalty=0.0,
+                                lowest=config.split_occupancy_lowest, highest=0.0)
+    if threshold:
+        LOGGER.debug("photo split: occupancy at %.2f", threshold)
+    return threshold
+
+
 def split_labels(config: VisionConfig, logits: FloatArray) -> tuple[IntArray, FloatArray]:
     """Class indices (64,) for one photo's square-network logits (64, 4: empty,
     white, black, blue): a square holds a piece where its log-odds of one are
     above 0, and a white or black piece's colour is decided by the photo's
-    own split (module docstring); blue pieces keep their class. Also each
-    square's log-odds of a piece."""
+    own split (module docstring); blue pieces keep their class. With
+    ``config.split_occupancy`` a square holds a piece above the photo's own
+    occupancy threshold instead (:func:`occupancy_threshold`). Also each
+    square's log-odds of a piece less that threshold: above 0 exactly where a
+    piece is read."""
     logits = np.asarray(logits, np.float32)
     piece_odds = piece_log_odds(logits)
     piece = logits[:, 1:].argmax(axis=1) + 1
-    labels = np.where(piece_odds > 0.0, piece, 0)
+    threshold = occupancy_threshold(config, piece_odds) if config.split_occupancy else 0.0
+    labels = np.where(piece_odds > threshold, piece, 0)
     armies = np.flatnonzero((labels == 1) | (labels == 2))
     whiteness = logits[armies, 1] - logits[armies, 2]
     sure = config.split_colour_sure
@@ -91,4 +117,4 @@ def split_labels(config: VisionConfig, logits: FloatArray) -> tuple[IntArray, Fl
                                  highest=np.inf, min_each=config.split_colour_min_each)
         labels[armies] = np.where(whiteness > colour, 1, 2)
         LOGGER.debug("photo split: colour at %.2f", colour)
-    return np.asarray(labels, np.intp), np.asarray(piece_odds, np.float32)
+    return np.asarray(labels, np.intp), np.asarray(piece_odds - threshold, np.float32)

@@ -373,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo-weight", type=float, default=3.0)
     parser.add_argument("--real-draws", type=int, default=4,
                         help="reads of each real development photo (real_boards, split dev)")
+    parser.add_argument("--blue-weight", type=float, default=1.0,
+                        help="each blue piece's tile counts this many times (blue pieces "
+                             "are only in the synthetic scenes, and outnumbered by black)")
     parser.add_argument("--stream", type=int, default=77, help="synthetic scene stream")
     parser.add_argument("--seed", type=int, default=0, help="initial weights and shuffling")
     parser.add_argument("--epochs", type=int, default=20)
@@ -411,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     boards = np.concatenate([part["board"] for part in parts])
     weights = np.concatenate([np.full(len(part["rows"]), part["weight"], np.float32)
                               for part in parts])
+    weights[labels == CLASSES.index("u")] *= args.blue_weight
     LOGGER.info("%d tiles (%.0f s)", len(rows), time.perf_counter() - start)
     left = boards == args.leave_out if args.leave_out else np.zeros(len(rows), bool)
     if args.leave_out and not left.any():
