@@ -360,6 +360,15 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
     return [part for part in parts if len(part["rows"])]
 
 
+def tile_weights(parts: list[Part], blue_weight: float) -> FloatArray:
+    """Each tile's weight in the loss: its part's, times ``blue_weight`` for a blue piece."""
+    weights = np.concatenate([np.full(len(part["rows"]), part["weight"], np.float32)
+                              for part in parts])
+    labels = np.concatenate([part["labels"] for part in parts])
+    weights[labels == CLASSES.index("u")] *= blue_weight
+    return weights
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -412,9 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = np.concatenate([part["rows"] for part in parts])
     labels = np.concatenate([part["labels"] for part in parts])
     boards = np.concatenate([part["board"] for part in parts])
-    weights = np.concatenate([np.full(len(part["rows"]), part["weight"], np.float32)
-                              for part in parts])
-    weights[labels == CLASSES.index("u")] *= args.blue_weight
+    weights = tile_weights(parts, args.blue_weight)
     LOGGER.info("%d tiles (%.0f s)", len(rows), time.perf_counter() - start)
     left = boards == args.leave_out if args.leave_out else np.zeros(len(rows), bool)
     if args.leave_out and not left.any():

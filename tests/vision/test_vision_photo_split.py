@@ -107,7 +107,7 @@ def test_two_armies_shifted_the_same_way_are_still_told_apart() -> None:
     labels, _ = split_labels(CONFIG, logits)
     assert (labels[:16] == 1).all() and (labels[16:32] == 2).all() and (labels[32:] == 0).all()
     # with no piece the network is sure is white, no split: its reading stands
-    whiteness[:16] = rng.permutation(np.linspace(-4.2, 3.3, 16))
+    whiteness[:16] = rng.permutation(np.linspace(-4.2, 1.8, 16))
     logits = logits_for(list(odds), list(whiteness))
     assert (split_labels(CONFIG, logits)[0] == logits.argmax(axis=1)).all()
 

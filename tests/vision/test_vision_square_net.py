@@ -231,6 +231,15 @@ def test_augmentation_changes_tiles_as_another_light_would_and_zero_leaves_them(
     assert np.array_equal(half[~which], rows[~which])
 
 
+def test_each_tile_weighs_as_its_part_and_a_blue_piece_times_the_blue_weight() -> None:
+    from vision.train_occupancy import tile_weights
+
+    parts = [{"rows": np.zeros((3, 1)), "labels": np.array([0, 3, 2]), "weight": 1.0},
+             {"rows": np.zeros((2, 1)), "labels": np.array([3, 1]), "weight": 2.5}]
+    assert tile_weights(parts, 3.0).tolist() == [1.0, 3.0, 1.0, 7.5, 2.5]
+    assert tile_weights(parts, 1.0).tolist() == [1.0, 1.0, 1.0, 2.5, 2.5]
+
+
 def test_training_reads_every_development_photo_labels_json_lists() -> None:
     from vision.train_occupancy import real_dev_set
 
