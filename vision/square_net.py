@@ -98,6 +98,16 @@ def square_inputs(maps: TileMaps, lab_board: FloatArray, own: FloatArray,
     return np.asarray(rows, np.float32)
 
 
+def mirrored(rows: FloatArray) -> FloatArray:
+    """The input rows with their tiles mirrored across the lean (left and right
+    swapped): a board seen in a mirror is a board too, so the network is trained
+    on both, and a photo read without a reference is read both ways."""
+    n = len(rows)
+    tiles = rows[:, :TILE_VALUES].reshape(n, TILE_H, TILE_W, 3)[:, :, ::-1]
+    return np.asarray(np.concatenate([tiles.reshape(n, -1), rows[:, TILE_VALUES:]],
+                                     axis=1), np.float32)
+
+
 def piece_log_odds(logits: FloatArray) -> FloatArray:
     """Per row of square-network logits: log P(a piece) - log P(empty)."""
     top = logits[:, 1:].max(axis=1)

@@ -31,7 +31,15 @@ from vision.leaning import LeanTable, fuse_by_base, lean_table, settle_by_base
 from vision.occupancy import board_model, reference_model
 from vision.outline_vote import outline_vote
 from vision.photo_split import split_labels
-from vision.square_net import CLASSES, TileMaps, load_net, piece_log_odds, square_inputs, tile_maps
+from vision.square_net import (
+    CLASSES,
+    TileMaps,
+    load_net,
+    mirrored,
+    piece_log_odds,
+    square_inputs,
+    tile_maps,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -785,18 +793,23 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
 
 def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
-               which: IntArray | None = None, lab: FloatArray | None = None) -> FloatArray:
+               which: IntArray | None = None, lab: FloatArray | None = None,
+               mirror_average: bool = False) -> FloatArray:
     """The square network's logits (64 or len(which), 4: empty, white, black,
     blue; see vision.square_net) of a warp, read as without a reference (the
     board's own square colours are the baseline). ``lab``, if given, is the
-    cut board's Lab (to_lab), already measured."""
+    cut board's Lab (to_lab), already measured. With ``mirror_average``, the
+    mean of the logits of each tile and of its mirror image."""
     board = sampler.cut(warped)
     _board, lab, (light, dark) = exposed_board(config, sampler, board,
                                                to_lab(board) if lab is None else lab)
     own = np.where(sampler.light[:, None], light, dark).astype(np.float32)
     side = sampler.crop
-    return load_net().logits(square_inputs(sampler.tiles, lab.reshape(side, side, 3), own,
-                                           which))
+    rows = square_inputs(sampler.tiles, lab.reshape(side, side, 3), own, which)
+    net = load_net()
+    if not mirror_average:
+        return net.logits(rows)
+    return np.asarray((net.logits(rows) + net.logits(mirrored(rows))) / 2, np.float32)
 
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
@@ -805,8 +818,9 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     ``config.photo_split`` a square holds a piece where its log-odds of one
     are above 0 and a piece's colour is decided by where the photo's two
     armies split (vision.photo_split). ``occupancy`` is the log-odds of a
-    piece against an empty square."""
-    logits = net_logits(config, sampler, warped)
+    piece against an empty square. With ``config.net_mirror_average`` the
+    logits are the mean of each tile's and its mirror image's."""
+    logits = net_logits(config, sampler, warped, mirror_average=config.net_mirror_average)
     if config.photo_split:
         classes, odds = split_labels(config, logits)
     else:

@@ -52,9 +52,8 @@ from vision.square_net import (
     CLASSES,
     INPUTS,
     LAB_SCALE,
-    TILE_H,
     TILE_VALUES,
-    TILE_W,
+    mirrored,
     square_inputs,
 )
 from vision.squares import exposed_board, make_sampler, to_lab
@@ -151,15 +150,6 @@ def _photo_rows(config: VisionConfig, photos: Iterable[Any], draws: int,
             rows.append(board_rows(config, image, geometry))
             labels.append(grid_labels(photo.grid))
     return np.concatenate(rows), np.concatenate(labels)
-
-
-def mirrored(rows: FloatArray) -> FloatArray:
-    """The tiles mirrored across the lean (left and right swapped): a board
-    seen in a mirror is a board too, so every tile is also an example."""
-    n = len(rows)
-    tiles = rows[:, :TILE_VALUES].reshape(n, TILE_H, TILE_W, 3)[:, :, ::-1]
-    return np.asarray(np.concatenate([tiles.reshape(n, -1), rows[:, TILE_VALUES:]],
-                                     axis=1), np.float32)
 
 
 def real_dev_set(config: VisionConfig, draws: int, seed: int

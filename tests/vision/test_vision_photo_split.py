@@ -155,3 +155,35 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
     # reading's log-odds are the network's less that threshold
     shift = np.array(split.occupancy) - np.array(plain.occupancy)
     assert np.allclose(shift, shift[0], atol=1e-4) and -7.0 <= -shift[0] < 0.0
+
+
+def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import squares
+    from vision.geometry import warp
+    from vision.square_net import TILE_VALUES, TILE_W, mirrored
+    from vision.synthetic import random_scene, render
+
+    seen: list[np.ndarray] = []
+
+    class LeftHalf:
+        """A stand-in network whose logits see only the left half of each tile."""
+
+        def logits(self, rows: np.ndarray) -> np.ndarray:
+            seen.append(rows)
+            tiles = rows[:, :TILE_VALUES].reshape(len(rows), -1, TILE_W, 3)
+            left = tiles[:, :, : TILE_W // 2].mean(axis=(1, 2, 3))
+            return np.stack([left, -left, 2 * left, -3 * left], axis=1).astype(np.float32)
+
+    scene = random_scene(np.random.default_rng(3))
+    geometry = scene.geometry()
+    sampler = squares.make_sampler(CONFIG, geometry)
+    warped = warp(CONFIG, render(scene, 3), geometry)
+    monkeypatch.setattr(squares, "load_net", LeftHalf)
+    plain = squares.net_logits(CONFIG, sampler, warped)
+    both = squares.net_logits(CONFIG, sampler, warped, mirror_average=True)
+    rows, flipped = seen[1], seen[2]
+    assert np.array_equal(flipped, mirrored(rows)) and np.array_equal(mirrored(flipped), rows)
+    mirror = LeftHalf().logits(flipped)
+    assert not np.allclose(plain, mirror)
+    assert np.allclose(both, (plain + mirror) / 2, atol=1e-6)

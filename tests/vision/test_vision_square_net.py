@@ -212,8 +212,8 @@ def test_a_board_colour_given_to_a_scene_is_the_colour_drawn() -> None:
 
 
 def test_augmentation_changes_tiles_as_another_light_would_and_zero_leaves_them() -> None:
-    from vision.square_net import TILE_VALUES
-    from vision.train_occupancy import augmented, flipped, mirrored
+    from vision.square_net import TILE_VALUES, mirrored
+    from vision.train_occupancy import augmented, flipped
 
     rng = np.random.default_rng(0)
     rows = rng.normal(0, 0.3, (32, INPUTS)).astype(np.float32)
