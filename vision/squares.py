@@ -816,9 +816,10 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     """Stage (without a reference, ``config.board_reader == "net"``): every
     square's label is the square network's most likely class; with
     ``config.photo_split`` a square holds a piece where its log-odds of one
-    are above 0 and a piece's colour is decided by where the photo's two
+    are above the photo's own occupancy threshold (0, or lower where its
+    log-odds split) and a piece's colour is decided by where the photo's two
     armies split (vision.photo_split). ``occupancy`` is the log-odds of a
-    piece against an empty square. With ``config.net_mirror_average`` the
+    piece against an empty square, less that threshold. With ``config.net_mirror_average`` the
     logits are the mean of each tile's and its mirror image's."""
     logits = net_logits(config, sampler, warped, mirror_average=config.net_mirror_average)
     if config.photo_split:
