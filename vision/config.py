@@ -107,6 +107,13 @@ class VisionConfig:
     # network on its 27 unseen dev photos 27 and 23, on the 136 it was trained
     # on 6 and 8; synthetic set 0 (first 1,000 scenes) 179 and 184.
     split_occupancy: bool = True
+    # And where the network's colour split acts, the pieces' own lightness joins
+    # it where that separates the photo's pieces better (vision.photo_split,
+    # square_net.tile_lightness; sixth session). Chosen on development data only,
+    # with the mirrored reading: the eight leave-out fits 770 -> 631 wrong (the
+    # mahogany board 252 -> 145), all 163 dev photos with the shipped network
+    # 28 -> 30, synthetic set 0's first 1,000 scenes 136 -> 138.
+    split_lightness: bool = True
     split_occupancy_sure: float = 4.0
     split_occupancy_sure_count: int = 6
     split_occupancy_lowest: float = -7.0

@@ -20,6 +20,15 @@ their pooled spread), less a small penalty per unit the threshold moves
 from 0, so a photo's tail is not cut off as a group of its own. It is used
 only where that separation is at least ``config.split_separation``.
 
+The network scores a piece's colour against its square's, so on an unfamiliar
+wooden set a brown piece on a dark square can score "white". Where the colour
+split acts, each piece's own lightness (``square_net.tile_lightness``: the
+median Lab L of the footprint pixels that differ from the empty square) joins
+the scores: both are scaled by their spread in the photo and added, and the
+sum decides where it separates the photo's pieces more clearly than the
+scores alone (Otsu's criterion again). Where it does not (glossy black
+plastic, whose changed pixels are its highlights), the scores decide.
+
 Occupancy is split the same way, but only downwards and with its own
 guard. On a set it has never seen, the network misses pieces it should see:
 their log-odds of a piece fall a little below 0 (mostly -5 to 0) while the
@@ -49,17 +58,19 @@ FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.intp]
 
 SPREAD_FLOOR = 0.5  # added to the pooled spread: two tight groups a hair apart are no split
+LIGHTNESS_MIN_EACH = 2  # pieces each army needs in the split by lightness and scores
 
 
-def split_threshold(values: npt.ArrayLike, *, separation: float, penalty: float,
-                    lowest: float, highest: float, min_each: int = 1) -> float:
-    """Where ``values`` split into two groups, or 0.0 when they do not split
-    clearly (separation below ``separation``), the split lies outside
-    [``lowest``, ``highest``], or either group would hold fewer than ``min_each``."""
+def _cuts(values: npt.ArrayLike, min_each: int, floor: float
+          ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """For every cut of the sorted ``values`` leaving at least ``min_each`` on
+    each side: the distance between the two groups' means over their pooled
+    spread (plus ``floor``), and the threshold between them; None when there
+    are too few values."""
     ordered = np.sort(np.asarray(values, np.float64))
     n = len(ordered)
     if n < 2 * min_each or n < 2:
-        return 0.0
+        return None
     cuts = np.arange(max(min_each, 1), n - max(min_each, 1) + 1)
     total = np.cumsum(ordered)
     squares = np.cumsum(ordered ** 2)
@@ -69,14 +80,32 @@ def split_threshold(values: npt.ArrayLike, *, separation: float, penalty: float,
     above_mean = (total[-1] - total[cuts - 1]) / above_n
     # n * pooled variance = sum of squares about each group's own mean
     inner = (squares[-1] - below_n * below_mean ** 2 - above_n * above_mean ** 2)
-    spread = np.sqrt(np.maximum(inner, 0.0) / n) + SPREAD_FLOOR
+    spread = np.sqrt(np.maximum(inner, 0.0) / n) + floor
     ratio = (above_mean - below_mean) / spread
-    thresholds = (ordered[cuts - 1] + ordered[cuts]) / 2
+    return ratio, (ordered[cuts - 1] + ordered[cuts]) / 2
+
+
+def split_threshold(values: npt.ArrayLike, *, separation: float, penalty: float,
+                    lowest: float, highest: float, min_each: int = 1) -> float:
+    """Where ``values`` split into two groups, or 0.0 when they do not split
+    clearly (separation below ``separation``), the split lies outside
+    [``lowest``, ``highest``], or either group would hold fewer than ``min_each``."""
+    found = _cuts(values, min_each, SPREAD_FLOOR)
+    if found is None:
+        return 0.0
+    ratio, thresholds = found
     best = int(np.argmax(ratio - penalty * np.abs(thresholds)))
     threshold = float(thresholds[best])
     if ratio[best] < separation or not lowest <= threshold <= highest:
         return 0.0
     return threshold
+
+
+def best_separation(values: npt.ArrayLike, min_each: int = 2) -> float:
+    """How clearly ``values`` split in two at best (the largest ratio of
+    :func:`split_threshold`'s criterion, with no floor), 0.0 for too few values."""
+    found = _cuts(values, min_each, 1e-9)
+    return 0.0 if found is None else float(found[0].max())
 
 
 def occupancy_threshold(config: VisionConfig, piece_odds: npt.ArrayLike) -> float:
@@ -94,7 +123,30 @@ def occupancy_threshold(config: VisionConfig, piece_odds: npt.ArrayLike) -> floa
     return threshold
 
 
-def split_labels(config: VisionConfig, logits: FloatArray) -> tuple[IntArray, FloatArray]:
+def _split_with_lightness(config: VisionConfig, labels: IntArray, armies: IntArray,
+                          whiteness: FloatArray, lightness: FloatArray) -> None:
+    """Where the pieces' own lightness (``square_net.tile_lightness``) and the
+    network's white-against-black scores, each scaled by its spread in the photo
+    and added, split the photo's pieces more clearly than the scores alone, the
+    pieces with a lightness take their colour from that sum's split (``labels``
+    changed in place)."""
+    known = ~np.isnan(lightness)
+    if known.sum() < 2 * LIGHTNESS_MIN_EACH:
+        return
+    light = lightness[known] - np.median(lightness[known])
+    scores = whiteness[known] / (np.std(whiteness[known]) + 1e-6)
+    both = light / (np.std(light) + 1e-6) + scores
+    if best_separation(both, LIGHTNESS_MIN_EACH) < best_separation(scores, LIGHTNESS_MIN_EACH):
+        return
+    cut = split_threshold(both, separation=config.split_separation, penalty=0.0,
+                          lowest=-np.inf, highest=np.inf, min_each=LIGHTNESS_MIN_EACH)
+    if cut:
+        labels[armies[known]] = np.where(both > cut, 1, 2)
+        LOGGER.debug("photo split: colour by lightness and scores at %.2f", cut)
+
+
+def split_labels(config: VisionConfig, logits: FloatArray,
+                 lightness: FloatArray | None = None) -> tuple[IntArray, FloatArray]:
     """Class indices (64,) for one photo's square-network logits (64, 4: empty,
     white, black, blue): a square holds a piece where its log-odds of one are
     above 0, and a white or black piece's colour is decided by the photo's
@@ -117,4 +169,6 @@ def split_labels(config: VisionConfig, logits: FloatArray) -> tuple[IntArray, Fl
                                  highest=np.inf, min_each=config.split_colour_min_each)
         labels[armies] = np.where(whiteness > colour, 1, 2)
         LOGGER.debug("photo split: colour at %.2f", colour)
+        if lightness is not None and config.split_lightness:
+            _split_with_lightness(config, labels, armies, whiteness, lightness[armies])
     return np.asarray(labels, np.intp), np.asarray(piece_odds - threshold, np.float32)

@@ -108,6 +108,35 @@ def mirrored(rows: FloatArray) -> FloatArray:
                                      axis=1), np.float32)
 
 
+def _footprint() -> npt.NDArray[np.bool_]:
+    """The tile pixels (TILE_H, TILE_W) on the square's own footprint, the middle of
+    the square where a piece's base stands (not its edges, where a neighbour's
+    colour can show)."""
+    up = -BELOW + (TILE_H - 1 - np.arange(TILE_H)) / TILE_PX
+    across = (np.arange(TILE_W) - (TILE_W - 1) / 2) / TILE_PX
+    return np.asarray((np.abs(up)[:, None] < 0.45) & (np.abs(across)[None, :] < 0.3))
+
+
+FOOTPRINT = _footprint()
+CHANGED = 12.0  # Lab units from the empty colour: a pixel of something on the square
+FEWEST_CHANGED = 8  # changed footprint pixels below which a square has no lightness
+
+
+def tile_lightness(rows: FloatArray) -> FloatArray:
+    """Per input row: the median lightness (Lab L, 0 to 100) of the footprint's
+    pixels that differ from the square's empty colour by more than ``CHANGED``,
+    the piece's own colour as the camera sees it, not against its square's;
+    NaN where fewer than ``FEWEST_CHANGED`` pixels differ."""
+    n = len(rows)
+    tiles = rows[:, :TILE_VALUES].reshape(n, TILE_H, TILE_W, 3) * LAB_SCALE
+    lightness = tiles[..., 0] + rows[:, TILE_VALUES, None, None] * 100.0
+    changed = (np.linalg.norm(tiles, axis=3) > CHANGED) & FOOTPRINT
+    out = np.full(n, np.nan, np.float32)
+    for q in np.flatnonzero(changed.sum(axis=(1, 2)) >= FEWEST_CHANGED):
+        out[q] = np.median(lightness[q][changed[q]])
+    return out
+
+
 def piece_log_odds(logits: FloatArray) -> FloatArray:
     """Per row of square-network logits: log P(a piece) - log P(empty)."""
     top = logits[:, 1:].max(axis=1)

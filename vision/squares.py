@@ -38,6 +38,7 @@ from vision.square_net import (
     mirrored,
     piece_log_odds,
     square_inputs,
+    tile_lightness,
     tile_maps,
 )
 
@@ -792,6 +793,20 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     return SquareReading(grid, tuple(float(v) for v in logit))
 
 
+def net_rows(config: VisionConfig, sampler: SquareSampler, warped: Image,
+             which: IntArray | None = None, lab: FloatArray | None = None) -> FloatArray:
+    """The square network's input rows (vision.square_net.square_inputs) of a warp,
+    read as without a reference (the board's own square colours are the
+    baseline). ``lab``, if given, is the cut board's Lab (to_lab), already
+    measured."""
+    board = sampler.cut(warped)
+    _board, lab, (light, dark) = exposed_board(config, sampler, board,
+                                               to_lab(board) if lab is None else lab)
+    own = np.where(sampler.light[:, None], light, dark).astype(np.float32)
+    side = sampler.crop
+    return square_inputs(sampler.tiles, lab.reshape(side, side, 3), own, which)
+
+
 def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
                which: IntArray | None = None, lab: FloatArray | None = None,
                mirror_average: bool = False) -> FloatArray:
@@ -800,12 +815,7 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
     board's own square colours are the baseline). ``lab``, if given, is the
     cut board's Lab (to_lab), already measured. With ``mirror_average``, the
     mean of the logits of each tile and of its mirror image."""
-    board = sampler.cut(warped)
-    _board, lab, (light, dark) = exposed_board(config, sampler, board,
-                                               to_lab(board) if lab is None else lab)
-    own = np.where(sampler.light[:, None], light, dark).astype(np.float32)
-    side = sampler.crop
-    rows = square_inputs(sampler.tiles, lab.reshape(side, side, 3), own, which)
+    rows = net_rows(config, sampler, warped, which, lab)
     net = load_net()
     if not mirror_average:
         return net.logits(rows)
@@ -821,9 +831,13 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     armies split (vision.photo_split). ``occupancy`` is the log-odds of a
     piece against an empty square, less that threshold. With ``config.net_mirror_average`` the
     logits are the mean of each tile's and its mirror image's."""
-    logits = net_logits(config, sampler, warped, mirror_average=config.net_mirror_average)
+    rows = net_rows(config, sampler, warped)
+    net = load_net()
+    logits = net.logits(rows)
+    if config.net_mirror_average:
+        logits = np.asarray((logits + net.logits(mirrored(rows))) / 2, np.float32)
     if config.photo_split:
-        classes, odds = split_labels(config, logits)
+        classes, odds = split_labels(config, logits, tile_lightness(rows))
     else:
         classes, odds = logits.argmax(axis=1), piece_log_odds(logits)
     labels = "".join(CLASSES[i] for i in classes)

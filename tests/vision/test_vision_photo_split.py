@@ -146,7 +146,15 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
     whiteness[8:12] = rng.uniform(6.0, 12.0, 4)
     whiteness[12:24] = rng.uniform(-20.0, -10.0, 12)
     logits = logits_for(list(odds), list(whiteness))
-    monkeypatch.setattr(squares, "net_logits", lambda *args, **kwargs: logits)
+    from vision.square_net import INPUTS
+
+    class Fixed:
+        def logits(self, rows: np.ndarray) -> np.ndarray:
+            return logits
+
+    monkeypatch.setattr(squares, "net_rows",
+                        lambda *args, **kwargs: np.zeros((64, INPUTS), np.float32))
+    monkeypatch.setattr(squares, "load_net", Fixed)
     plain = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=False), None, None)
     split = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=True), None, None)
     assert "".join(plain.grid) == "b" * 8 + "w" * 4 + "b" * 12 + "." * 40
@@ -187,3 +195,57 @@ def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
     mirror = LeftHalf().logits(flipped)
     assert not np.allclose(plain, mirror)
     assert np.allclose(both, (plain + mirror) / 2, atol=1e-6)
+
+
+def test_a_tiles_lightness_is_its_changed_footprint_pixels_own_lightness() -> None:
+    from vision.square_net import FOOTPRINT, INPUTS, LAB_SCALE, TILE_VALUES, tile_lightness
+
+    rows = np.zeros((3, INPUTS), np.float32)
+    rows[:, TILE_VALUES] = 0.40  # each square's empty colour: L 40
+    tiles = rows[:, :TILE_VALUES].reshape(3, *FOOTPRINT.shape, 3)
+    tiles[0][FOOTPRINT, 0] = 30.0 / LAB_SCALE[0]  # a pale piece on the footprint: L 70
+    tiles[1][~FOOTPRINT, 0] = -30.0 / LAB_SCALE[0]  # something dark beside it only
+    lightness = tile_lightness(rows)
+    assert lightness[0] == pytest.approx(70.0, abs=1e-3)
+    assert np.isnan(lightness[1]) and np.isnan(lightness[2])
+
+
+def _two_wooden_armies(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Logits of 32 pieces whose white-against-black scores overlap (a boxwood
+    and a brown set the network has not seen), their lightness, and the truth."""
+    odds = np.full(64, -14.0)
+    odds[:32] = 8.0
+    whiteness = np.zeros(64)
+    whiteness[:16] = rng.uniform(-3.0, 10.0, 16)  # boxwood
+    whiteness[16:32] = rng.uniform(-14.0, 0.5, 16)  # brown
+    lightness = np.full(64, np.nan, np.float32)
+    lightness[:16] = rng.normal(68.0, 3.0, 16)
+    lightness[16:32] = rng.normal(32.0, 3.0, 16)
+    truth = np.array([1] * 16 + [2] * 16 + [0] * 32)
+    return logits_for(list(odds), list(whiteness)), lightness, truth
+
+
+def test_the_pieces_own_lightness_tells_two_unfamiliar_woods_apart() -> None:
+    rng = np.random.default_rng(9)
+    logits, lightness, truth = _two_wooden_armies(rng)
+    scores_only = split_labels(CONFIG, logits)[0]
+    assert (scores_only != truth).sum() >= 3
+    assert (split_labels(CONFIG, logits, lightness)[0] == truth).all()
+    off = dataclasses.replace(CONFIG, split_lightness=False)
+    assert (split_labels(off, logits, lightness)[0] == scores_only).all()
+
+
+def test_lightness_that_splits_the_pieces_less_clearly_than_the_scores_is_not_used() -> None:
+    # glossy black pieces show only their highlights as changed pixels: three
+    # black pieces look as light as the white ones, and the scores are clear
+    rng = np.random.default_rng(10)
+    odds = np.full(64, -14.0)
+    odds[:24] = 8.0
+    whiteness = np.concatenate([rng.uniform(8, 14, 12), rng.uniform(-14, -8, 12), np.zeros(40)])
+    lightness = np.full(64, np.nan, np.float32)
+    lightness[:12] = rng.normal(72.0, 2.0, 12)
+    lightness[12:24] = rng.normal(22.0, 4.0, 12)
+    lightness[12:15] = rng.normal(72.0, 2.0, 3)
+    logits = logits_for(list(odds), list(whiteness))
+    labels = split_labels(CONFIG, logits, lightness)[0]
+    assert list(labels[:24]) == [1] * 12 + [2] * 12
