@@ -152,7 +152,9 @@ def split_labels(config: VisionConfig, logits: FloatArray,
     above 0, and a white or black piece's colour is decided by the photo's
     own split (module docstring); blue pieces keep their class. With
     ``config.split_occupancy`` a square holds a piece above the photo's own
-    occupancy threshold instead (:func:`occupancy_threshold`). Also each
+    occupancy threshold instead (:func:`occupancy_threshold`). ``lightness``
+    (64,; NaN where unknown), each piece's own lightness, joins the colour
+    split with ``config.split_lightness`` (module docstring). Also each
     square's log-odds of a piece less that threshold: above 0 exactly where a
     piece is read."""
     logits = np.asarray(logits, np.float32)
