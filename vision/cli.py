@@ -228,6 +228,7 @@ def run_classify(args: argparse.Namespace) -> int:
     config = VisionConfig()
     image = _read_image(args.image)
     h, w = image.shape[:2]
+    found_here = False  # found by this photo's pattern of squares, not markers or calibration
     if args.corners:
         try:
             located = Located(BoardGeometry(parse_corners(args.corners), (w, h)), "manual")
@@ -242,12 +243,18 @@ def run_classify(args: argparse.Namespace) -> int:
                 located = locate(config, image)
             except VisionError as error:
                 raise CommandError(f"{error}; or give the corners with --corners") from None
+            found_here = located.method == "chessboard"
     reference = None
     if args.reference:
         reference = _read_image(args.reference, "reference image")
         if reference.shape != image.shape:
             raise CommandError("the reference photo must be the same size as the image")
     grid = classify_image(config, image, located.geometry, reference)
+    if found_here and any(square != "." for row in grid for square in row):
+        print("raindrop: note: the board was found by its pattern of squares, without corner "
+              "markers: a1 is taken to be at the bottom left, and with pieces on the board "
+              "its corners can be off by part of a square; for a reading to rely on, use the "
+              "markers, calibrate on the empty board, or give --corners", file=sys.stderr)
     if args.json:
         print(json.dumps({"grid": list(grid), "method": located.method,
                           "corners_a8_h8_h1_a1": [list(p) for p in located.geometry.corners]}))

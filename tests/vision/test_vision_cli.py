@@ -51,6 +51,30 @@ def test_classify_finds_an_empty_board_by_itself(capsys) -> None:  # type: ignor
     assert data["grid"] == ["........"] * 8 and data["method"] == "chessboard"
 
 
+def test_classify_says_a_board_with_pieces_found_without_markers_may_be_misread(
+        capsys) -> None:  # type: ignore[no-untyped-def]
+    # the start position, found by its squares' pattern: corners a few pixels off
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard012.jpg")
+    assert main(["vision", "classify", str(photo.path), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["method"] == "chessboard"
+    assert "without corner markers" in err and "--corners" in err
+    empty = next(p for p in PHOTOS if p.path.name == "chessBoard004.jpg")
+    assert main(["vision", "classify", str(empty.path)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo)]) == 0
+    assert capsys.readouterr().err == ""
+    # calibrated once on an empty board of the same camera size (its pattern, a1
+    # said): the calibration is used, no note
+    first, full = (next(p for p in PHOTOS if p.path.name == name)
+                   for name in ("chessBoard001.jpg", "chessBoard005.jpg"))
+    assert main(["vision", "classify", str(full.path)]) == 0
+    assert "without corner markers" in capsys.readouterr().err
+    assert main(["vision", "calibrate", str(first.path), "--a1", "bottom-left"]) == 0
+    assert main(["vision", "classify", str(full.path)]) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--corners", "1,2,3"], "8 numbers"),
     (["--corners", "0,0,100,0,0,100,100,100"], "convex"),
