@@ -815,7 +815,12 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
     board's own square colours are the baseline). ``lab``, if given, is the
     cut board's Lab (to_lab), already measured. With ``mirror_average``, the
     mean of the logits of each tile and of its mirror image."""
-    rows = net_rows(config, sampler, warped, which, lab)
+    return logits_of(net_rows(config, sampler, warped, which, lab), mirror_average)
+
+
+def logits_of(rows: FloatArray, mirror_average: bool) -> FloatArray:
+    """The shipped network's logits of input rows; with ``mirror_average``, the
+    mean of the logits of each tile and of its mirror image."""
     net = load_net()
     if not mirror_average:
         return net.logits(rows)
@@ -828,14 +833,12 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     ``config.photo_split`` a square holds a piece where its log-odds of one
     are above the photo's own occupancy threshold (0, or lower where its
     log-odds split) and a piece's colour is decided by where the photo's two
-    armies split (vision.photo_split). ``occupancy`` is the log-odds of a
-    piece against an empty square, less that threshold. With ``config.net_mirror_average`` the
-    logits are the mean of each tile's and its mirror image's."""
+    armies split (vision.photo_split), with each piece's own lightness.
+    ``occupancy`` is the log-odds of a piece against an empty square, less
+    that threshold. With ``config.net_mirror_average`` the logits are the
+    mean of each tile's and its mirror image's."""
     rows = net_rows(config, sampler, warped)
-    net = load_net()
-    logits = net.logits(rows)
-    if config.net_mirror_average:
-        logits = np.asarray((logits + net.logits(mirrored(rows))) / 2, np.float32)
+    logits = logits_of(rows, config.net_mirror_average)
     if config.photo_split:
         classes, odds = split_labels(config, logits, tile_lightness(rows))
     else:
