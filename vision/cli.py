@@ -255,9 +255,15 @@ def run_classify(args: argparse.Namespace) -> int:
               "markers: a1 is taken to be at the bottom left, and with pieces on the board "
               "its corners can be off by part of a square; for a reading to rely on, use the "
               "markers, calibrate on the empty board, or give --corners", file=sys.stderr)
+    aspect = located.geometry.pixel_aspect()
+    if aspect != 1.0:
+        print(f"raindrop: note: by its corners the board was photographed with pixels "
+              f"{aspect:.2f} times as tall as wide (a picture stretched to another shape, "
+              f"as many photo sets do to 640 x 640); it is read that way", file=sys.stderr)
     if args.json:
         print(json.dumps({"grid": list(grid), "method": located.method,
-                          "corners_a8_h8_h1_a1": [list(p) for p in located.geometry.corners]}))
+                          "corners_a8_h8_h1_a1": [list(p) for p in located.geometry.corners],
+                          "pixel_aspect": round(aspect, 4)}))
     else:
         print(format_grid(grid))
     return 0

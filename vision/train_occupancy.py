@@ -96,6 +96,9 @@ def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int
 
 
 VARIED_VERSION = 2  # of vision.synthetic.varied_scene: a cache of another is not reused
+# The photos' tiles follow the camera pose estimated from their corners (version 2:
+# with vision.geometry.pixel_aspect); a cache of another version is not reused.
+PHOTO_TILES_VERSION = 2
 VARIED_STREAM_OFFSET = 1000  # the varied scenes of stream S draw from stream S + this
 VARIED_RENDER_OFFSET = 5_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
 
@@ -342,9 +345,10 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
         | {"weight": 1.0},
         _cached(cache, f"varied{VARIED_VERSION}-{args.stream}-{args.varied}", varied)
         | {"weight": args.varied_weight},
-        _cached(cache, f"samples-{args.photo_draws}-{args.seed}", samples)
+        _cached(cache, f"samples{PHOTO_TILES_VERSION}-{args.photo_draws}-{args.seed}", samples)
         | {"weight": args.photo_weight},
-        _cached(cache, f"real-dev-{args.real_draws}-{args.seed}-{real_dev_key()}", real)
+        _cached(cache, f"real-dev{PHOTO_TILES_VERSION}-{args.real_draws}-{args.seed}-"
+                f"{real_dev_key()}", real)
         | {"weight": args.photo_weight},
     ]
     return [part for part in parts if len(part["rows"])]

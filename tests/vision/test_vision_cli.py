@@ -51,6 +51,24 @@ def test_classify_finds_an_empty_board_by_itself(capsys) -> None:  # type: ignor
     assert data["grid"] == ["........"] * 8 and data["method"] == "chessboard"
 
 
+def test_classify_says_when_a_photo_was_stretched_to_another_shape(
+        capsys) -> None:  # type: ignore[no-untyped-def]
+    # The folding board's photos were squeezed from 4:3 to 640 x 640 by their source.
+    from vision.real_boards import load_real_boards
+
+    folding = next(p for p in load_real_boards(split="dev") if p.board == "folding")
+    assert main(["vision", "classify", str(folding.path), "--corners", corners_arg(folding),
+                 "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["pixel_aspect"] == 0.75
+    assert "0.75 times as tall as wide" in err
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard003.jpg")
+    assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo),
+                 "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["pixel_aspect"] == 1.0 and err == ""
+
+
 def test_classify_says_a_board_with_pieces_found_without_markers_may_be_misread(
         capsys) -> None:  # type: ignore[no-untyped-def]
     # the start position, found by its squares' pattern: corners a few pixels off

@@ -83,3 +83,69 @@ def test_calibration_round_trip_and_broken_files(tmp_path, monkeypatch) -> None:
     path.write_text('{"version": 1, "geometry": {"corners_a8_h8_h1_a1": [[0, 0]]}}')
     with pytest.raises(CalibrationError, match="calibrate"):
         load_calibration()
+
+def _true_position(scene: synthetic.Scene) -> np.ndarray:
+    cam = np.array(scene.camera.position) * np.array([1.0, -1.0, 1.0])  # board coordinates
+    s = scene.square_mm
+    return np.array([cam[0] / s + 4, cam[1] / s + 4, cam[2] / s])
+
+
+def test_a_photo_stretched_to_another_shape_is_seen_through() -> None:
+    # Published photo sets often squeeze 4:3 pictures to 640 x 640. With the
+    # pixels taken for square, the camera lands far from where it stood and the
+    # pieces' lean points the wrong way. One case cannot be told: a camera
+    # straight out from the middle of a side, the picture stretched along that
+    # way, looks like a steeper view with square pixels.
+    rng = np.random.default_rng(8)
+    seen = 0
+    for _ in range(12):
+        scene = synthetic.leaning_scene(rng)
+        truth = _true_position(scene)
+        true_lean = np.array([0.5 - truth[0], 0.5 - truth[1]]) / (truth[2] - 1)
+        assert scene.geometry().pixel_aspect() == 1.0
+        for stretch, aspect in (((1.0, 4 / 3), 0.75), ((4 / 3, 1.0), 4 / 3)):
+            corners = np.array(scene.geometry().corners) * np.array(stretch)
+            size = (round(scene.camera.size[0] * stretch[0]),
+                    round(scene.camera.size[1] * stretch[1]))
+            stretched = BoardGeometry(tuple(map(tuple, corners)), size)  # type: ignore[arg-type]
+            if stretched.pixel_aspect() == 1.0:
+                continue
+            assert stretched.pixel_aspect() == pytest.approx(aspect)
+            seen += 1
+            x, y, h = stretched.camera_position()
+            lean = np.array([0.5 - x, 0.5 - y]) / (h - 1)
+            assert np.linalg.norm(lean - true_lean) < 0.05, (lean, true_lean)
+    assert seen >= 20  # of 24
+
+
+def test_square_pixels_stay_square_when_the_corners_are_off() -> None:
+    rng = np.random.default_rng(21)
+    switched = 0
+    for make in (synthetic.leaning_scene, synthetic.varied_scene):
+        for _ in range(150):
+            scene = make(rng)
+            corners = np.array(scene.geometry().corners)
+            side = np.ptp(corners, axis=0).max() / 8
+            noisy = corners + rng.normal(0, 0.03 * side, corners.shape)
+            geometry = BoardGeometry(tuple(map(tuple, noisy)), scene.camera.size)  # type: ignore[arg-type]
+            switched += geometry.pixel_aspect() != 1.0
+    assert switched <= 1
+
+
+def test_the_real_photos_stretched_by_their_source_are_told_from_the_others() -> None:
+    # tests/vision/data/real_boards/README.md: the folding board's photos were
+    # squeezed from 4:3 to 640 x 640 by their author; the mahogany board's and
+    # the black and white mat's were only scaled.
+    import cv2
+
+    from vision.real_boards import load_real_boards
+
+    aspects: dict[str, set[float]] = {}
+    for photo in load_real_boards(split="dev"):
+        if photo.board not in ("folding", "mahogany", "bwmat"):
+            continue
+        image = cv2.imread(str(photo.path))
+        height, width = image.shape[:2]
+        geometry = BoardGeometry(photo.geometry.corners, (width, height))
+        aspects.setdefault(photo.board, set()).add(round(geometry.pixel_aspect(), 2))
+    assert aspects == {"folding": {0.75}, "mahogany": {1.0}, "bwmat": {1.0}}
