@@ -29,32 +29,33 @@ CONFIG = VisionConfig()
 NET_PHOTO_WRONG = 0
 NET_SYNTHETIC_WRONG = 6
 # The real photos of tests/vision/data/real_boards, read without a reference (the
-# network of the fourth session, each tile read as it is and mirrored, each photo's
-# colours, with the pieces' own lightness, and occupancy split by the photo:
-# vision.photo_split): the development part was trained on (10 squares wrong of 9,280:
-# 4 on the wooden folding board, 6 on the mat), all but the photos added after the
-# network (the hinge, printed and four empty boards: none wrong, and the black and
-# white mat's 18 photos, `bwmat`: 20 of its 1,152 squares wrong), so 30 of 10,432 in
-# all; the held-out part never was, and was read for the report (104 of 4,544 wrong:
-# 79 on the walnut board, 21 on the tournament board, 4 on the empty wooden board).
-# Its history, each reading once, after the change was chosen: 159 with the network
-# alone, 130 with the colour split, 112 with the occupancy split too, 121 with the
-# mirrored reading too (kept though it read worse: the held-out part chooses
-# nothing), 104 with the lightness too (docs/camera-real-errors.md says what was known
-# before each reading). The training recipe and the reader were chosen on the
-# development part and synthetic streams (docs/camera.md); the held-out count only
-# guards them.
-NET_DEV_WRONG = 30
-NET_HELD_OUT_WRONG = 104
+# network of the seventh session, trained on every development photo, each tile read
+# as it is and mirrored, each photo's colours, with the pieces' own lightness, and
+# occupancy split by the photo: vision.photo_split; the camera pose with the pixels'
+# shape, geometry.pixel_aspect): the development part was trained on (8 squares wrong
+# of 10,432: 3 on the wooden folding board, 5 on the mat); the held-out part never
+# was, and was read for the report (83 of 4,544 wrong: 65 on the walnut board, 14 on
+# the tournament board, 3 on the empty wooden board, 1 on the mat).
+# Its history, each reading once, after the change was chosen: 159 with the fourth
+# session's network alone, 130 with the colour split, 112 with the occupancy split
+# too, 121 with the mirrored reading too (kept though it read worse: the held-out part
+# chooses nothing), 104 with the lightness too, 83 with the pixels' shape and the
+# network retrained with it (docs/camera-real-errors.md says what was known before
+# each reading). The training recipe and the reader were chosen on the development
+# part and synthetic streams (docs/camera.md); the held-out count only guards them.
+NET_DEV_WRONG = 8
+NET_HELD_OUT_WRONG = 83
 # The mat photos taken from the tripod of its empty photo (mat_65), read against it
 # as a game's camera reads (the fused reader): 1 of 2,688 wrong (dev) and none of
 # 1,408 (held out, read once), where the hand-made features read 117 and 64
 # (docs/camera.md). The tournament board's seven video frames, read against the
-# empty frame of the same webcam (tournament_10), read once: 55 of 448 wrong (33
-# without it: the reading with a reference does not split colours), all on the
-# tournament board.
+# empty frame of the same webcam (tournament_10): 58 of 448 wrong with the seventh
+# session's network (55 with the fourth session's; 14 without the reference: the
+# reading with a reference does not split colours), all on the tournament board. Raised
+# 55 -> 58 with the network, which was chosen by a rule written before this reading
+# (docs/camera.md, "Seventh session"), and not to make it pass.
 FUSED_DEV_WRONG = 1
-FUSED_HELD_OUT_WRONG = 55
+FUSED_HELD_OUT_WRONG = 58
 # The empty photos each split's tripod pairs read against.
 TRIPOD_EMPTIES = {"dev": {"mat_65.jpg"}, "held_out": {"mat_65.jpg", "tournament_10.jpg"}}
 
