@@ -150,15 +150,22 @@ def _look_at(position: Vec, target: Vec, up: Vec) -> tuple[tuple[float, ...], ..
 
 def random_camera(rng: np.random.Generator, square_mm: float,
                   size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0,
-                  margin_squares: float = 0.6, min_tilt_deg: float = 0.0) -> Camera:
+                  margin_squares: float = 0.6, min_tilt_deg: float = 0.0,
+                  distance_squares: tuple[float, float] | None = None,
+                  focal_widths: tuple[float, float] = (0.7, 1.3)) -> Camera:
     """A camera above the table that sees the board and ``margin_squares`` around it,
-    tilted ``min_tilt_deg`` to ``max_tilt_deg`` from straight down."""
+    tilted ``min_tilt_deg`` to ``max_tilt_deg`` from straight down, ``distance_squares``
+    (squares of the board; 11 to 20 when None) from the point it looks at, its focal
+    length ``focal_widths`` of the picture's width."""
     w, h = size
     half = 4 * square_mm
     for attempt in range(1000):
         tilt = math.radians(rng.uniform(min_tilt_deg, max_tilt_deg))
         azimuth = rng.uniform(0, 2 * math.pi)
-        distance = rng.uniform(550, 1000) * square_mm / 50
+        if distance_squares is None:  # 11 to 20 squares, as first written
+            distance = rng.uniform(550, 1000) * square_mm / 50
+        else:
+            distance = rng.uniform(*distance_squares) * square_mm
         position = np.array([math.sin(tilt) * math.cos(azimuth) * distance,
                              math.sin(tilt) * math.sin(azimuth) * distance,
                              math.cos(tilt) * distance])
@@ -168,7 +175,7 @@ def random_camera(rng: np.random.Generator, square_mm: float,
         up = np.array([math.cos(spin), math.sin(spin), 0.0])
         if abs(np.dot(up, (target - position) / np.linalg.norm(target - position))) > 0.9:
             continue
-        focal = rng.uniform(0.7, 1.3) * w
+        focal = rng.uniform(*focal_widths) * w
         camera = Camera(tuple(position), _look_at(position, target, up), focal, size)
         m = half + margin_squares * square_mm
         outer = np.array([[-m, -m, 0], [m, -m, 0], [m, m, 0], [-m, m, 0]], dtype=np.float64)
@@ -211,15 +218,19 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
                  hand: bool = False, markers: bool | None = None,
                  size: tuple[int, int] = (1280, 720), max_tilt_deg: float = 25.0,
                  matched_colours: bool = False, min_tilt_deg: float = 0.0,
-                 kinds: tuple[int, ...] | None = None) -> Scene:
+                 kinds: tuple[int, ...] | None = None,
+                 distance_squares: tuple[float, float] | None = None,
+                 focal_widths: tuple[float, float] = (0.7, 1.3)) -> Scene:
     """A random scene; ``fraction`` of squares occupied (random when None).
 
     ``matched_colours`` draws the black pieces from the dark squares' colours
     and the white ones from the light squares' (dark wood on walnut, boxwood on
     maple), the hardest case for a reader; it draws more random numbers after
     all the others, so the scenes without it are unchanged. ``min_tilt_deg``
-    (the camera's least tilt from straight down) and ``kinds`` (the piece types
-    to draw from, all when None) leave the random stream as it is.
+    (the camera's least tilt from straight down), ``kinds`` (the piece types
+    to draw from, all when None), ``distance_squares`` (how far the camera
+    is from the board, in squares) and ``focal_widths`` (its focal length, in
+    the picture's widths) leave the random stream as it is.
     """
     square_mm = rng.uniform(40, 57)
     scheme = list(SCHEMES)[int(rng.integers(len(SCHEMES)))]
@@ -236,7 +247,8 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
     with_markers = bool(rng.random() < 0.5) if markers is None else markers
     scene = Scene(
         camera=random_camera(rng, square_mm, size, max_tilt_deg,
-                             1.25 if with_markers else 0.6, min_tilt_deg),
+                             1.25 if with_markers else 0.6, min_tilt_deg, distance_squares,
+                             focal_widths),
         scheme=scheme,
         square_mm=square_mm,
         pieces=random_pieces(rng, rng.uniform(0.0, 0.6) if fraction is None else fraction,
@@ -276,6 +288,17 @@ def leaning_scene(rng: np.random.Generator) -> Scene:
     of empty squares that their tops cover in the picture."""
     return random_scene(rng, fraction=float(rng.uniform(0.1, 0.3)), min_tilt_deg=30.0,
                         max_tilt_deg=45.0, kinds=TALL_KINDS)
+
+
+def close_scene(rng: np.random.Generator) -> Scene:
+    """A phone held over the table: a 4:3 picture through a wide lens (focal
+    length 0.6 to 0.9 of the width) from 8 to 12 squares away (the ordinary
+    scenes' cameras stand 11 to 20 away), 25 to 45 degrees from straight down,
+    15 to 60% of the squares holding pieces of every kind, so the pieces lean
+    far and stand in front of one another."""
+    return random_scene(rng, fraction=float(rng.uniform(0.15, 0.6)), size=(960, 720),
+                        min_tilt_deg=25.0, max_tilt_deg=45.0, distance_squares=(8.0, 12.0),
+                        focal_widths=(0.6, 0.9))
 
 
 def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float) -> BGR:

@@ -101,6 +101,8 @@ VARIED_VERSION = 2  # of vision.synthetic.varied_scene: a cache of another is no
 PHOTO_TILES_VERSION = 2
 VARIED_STREAM_OFFSET = 1000  # the varied scenes of stream S draw from stream S + this
 VARIED_RENDER_OFFSET = 5_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
+CLOSE_STREAM_OFFSET = 2000  # the close scenes of stream S draw from stream S + this
+CLOSE_RENDER_OFFSET = 6_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
 
 
 def varied_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArray, IntArray]:
@@ -116,6 +118,23 @@ def varied_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArr
                                  + VARIED_RENDER_OFFSET + index)
         truth = scene.geometry()
         rows.append(board_rows(config, image, moved_corners(truth, rng)))
+        labels.append(grid_labels(scene.grid()))
+    if not rows:
+        return np.zeros((0, INPUTS), np.float32), np.zeros(0, np.int64)
+    return np.concatenate(rows), np.concatenate(labels)
+
+
+def close_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArray, IntArray]:
+    """Rows and labels of ``scenes`` close scenes (:func:`vision.synthetic.close_scene`:
+    a phone's 4:3 picture from 8 to 12 squares away, pieces of every kind leaning
+    far), each read from corners moved by 2% of a square (sd)."""
+    rng = np.random.default_rng(stream + CLOSE_STREAM_OFFSET)
+    rows, labels = [], []
+    for index in range(scenes):
+        scene = synthetic.close_scene(rng)
+        image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM
+                                 + CLOSE_RENDER_OFFSET + index)
+        rows.append(board_rows(config, image, moved_corners(scene.geometry(), rng)))
         labels.append(grid_labels(scene.grid()))
     if not rows:
         return np.zeros((0, INPUTS), np.float32), np.zeros(0, np.int64)
@@ -331,6 +350,10 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
         rows, labels = varied_set(config, args.varied, args.stream)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
+    def close() -> Part:
+        rows, labels = close_set(config, args.close, args.stream)
+        return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
+
     def samples() -> Part:
         rows, labels = photo_set(config, args.photo_draws, args.seed)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "samples")}
@@ -345,6 +368,8 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
         | {"weight": 1.0},
         _cached(cache, f"varied{VARIED_VERSION}-{args.stream}-{args.varied}", varied)
         | {"weight": args.varied_weight},
+        _cached(cache, f"close-{args.stream}-{args.close}", close)
+        | {"weight": 1.0},
         _cached(cache, f"samples{PHOTO_TILES_VERSION}-{args.photo_draws}-{args.seed}", samples)
         | {"weight": args.photo_weight},
         _cached(cache, f"real-dev{PHOTO_TILES_VERSION}-{args.real_draws}-{args.seed}-"
@@ -372,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--varied", type=int, default=800,
                         help="varied scenes (wooden boards and sets, lamp light, daylight)")
     parser.add_argument("--varied-weight", type=float, default=1.0)
+    parser.add_argument("--close", type=int, default=0,
+                        help="close scenes: a phone 8 to 12 squares from the board")
     parser.add_argument("--photo-draws", type=int, default=6, help="reads of each real photo")
     parser.add_argument("--photo-weight", type=float, default=3.0)
     parser.add_argument("--real-draws", type=int, default=4,
