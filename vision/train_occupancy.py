@@ -4,7 +4,9 @@
 training scenes (synthetic stream ``--stream``: ordinary scenes, leaning
 scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see
-:func:`vision.synthetic.varied_scene`), adds the labelled real photos
+:func:`vision.synthetic.varied_scene`; and, with ``--close N``, close scenes of a
+phone held over the table, :func:`vision.synthetic.close_scene`, not in the
+shipped recipe), adds the labelled real photos
 (``tests/vision/data/samples`` and every photo that
 ``tests/vision/data/real_boards/labels.json`` puts in the development part,
 never the held-out part, each read several times with its corners moved by a
@@ -35,7 +37,7 @@ import hashlib
 import itertools
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -110,30 +112,31 @@ def varied_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArr
     wooden boards and sets, lamp light and daylight, more blur, noise and JPEG loss),
     each read from corners moved by 2% of a square (sd), as a real photo's labelled
     corners may be."""
-    rng = np.random.default_rng(stream + VARIED_STREAM_OFFSET)
-    rows, labels = [], []
-    for index in range(scenes):
-        scene = synthetic.varied_scene(rng)
-        image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM
-                                 + VARIED_RENDER_OFFSET + index)
-        truth = scene.geometry()
-        rows.append(board_rows(config, image, moved_corners(truth, rng)))
-        labels.append(grid_labels(scene.grid()))
-    if not rows:
-        return np.zeros((0, INPUTS), np.float32), np.zeros(0, np.int64)
-    return np.concatenate(rows), np.concatenate(labels)
+    return _moved_scene_set(config, scenes, synthetic.varied_scene,
+                            np.random.default_rng(stream + VARIED_STREAM_OFFSET),
+                            stream * RENDER_SEEDS_PER_STREAM + VARIED_RENDER_OFFSET)
 
 
 def close_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` close scenes (:func:`vision.synthetic.close_scene`:
     a phone's 4:3 picture from 8 to 12 squares away, pieces of every kind leaning
     far), each read from corners moved by 2% of a square (sd)."""
-    rng = np.random.default_rng(stream + CLOSE_STREAM_OFFSET)
+    return _moved_scene_set(config, scenes, synthetic.close_scene,
+                            np.random.default_rng(stream + CLOSE_STREAM_OFFSET),
+                            stream * RENDER_SEEDS_PER_STREAM + CLOSE_RENDER_OFFSET)
+
+
+def _moved_scene_set(config: VisionConfig, scenes: int,
+                     make: Callable[[np.random.Generator], synthetic.Scene],
+                     rng: np.random.Generator, first_render: int
+                     ) -> tuple[FloatArray, IntArray]:
+    """Rows and labels of ``scenes`` scenes drawn by ``make`` from ``rng``, rendered
+    with seeds from ``first_render`` on, each read from corners moved by 2% of a
+    square (sd)."""
     rows, labels = [], []
     for index in range(scenes):
-        scene = synthetic.close_scene(rng)
-        image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM
-                                 + CLOSE_RENDER_OFFSET + index)
+        scene = make(rng)
+        image = synthetic.render(scene, first_render + index)
         rows.append(board_rows(config, image, moved_corners(scene.geometry(), rng)))
         labels.append(grid_labels(scene.grid()))
     if not rows:

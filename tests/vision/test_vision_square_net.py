@@ -197,6 +197,26 @@ def test_varied_scenes_draw_boards_and_sets_the_named_schemes_lack() -> None:
     assert again == scenes[0]
 
 
+def test_close_scenes_stand_nearer_than_any_ordinary_one_and_see_the_whole_board() -> None:
+    rng = np.random.default_rng(6)
+    close = [synthetic.close_scene(rng) for _ in range(20)]
+    ordinary = [synthetic.leaning_scene(rng) for _ in range(20)]
+
+    def distance(scene: synthetic.Scene) -> float:
+        return float(np.linalg.norm(scene.camera.position)) / scene.square_mm
+
+    # 8 to 12 squares from the point looked at (within half a square of the middle)
+    assert max(map(distance, close)) <= 12.5 < min(map(distance, ordinary))
+    for scene in close:
+        width, height = scene.camera.size
+        assert (width, height) == (960, 720)
+        corners = np.array(scene.geometry().corners)
+        assert (corners >= 0).all() and (corners[:, 0] < width).all()
+        assert (corners[:, 1] < height).all()
+    # the same stream draws the same scenes, the others' streams are untouched
+    assert synthetic.close_scene(np.random.default_rng(6)) == close[0]
+
+
 def test_a_board_colour_given_to_a_scene_is_the_colour_drawn() -> None:
     scene = synthetic.random_scene(np.random.default_rng(8), fraction=0.0, markers=False)
     assert scene.colours is None and scene.grain is None
