@@ -75,6 +75,7 @@ class VisionConfig:
     # network shipped before the mahogany board; with today's, 6 + 4, 16 and 1.
     reference_reader: str = "fused"
     fused_reference_weight: float = 0.5
+    fused_hidden_bias: float = 2.0
     # Without a reference (board_reader="net"), each photo's colour threshold
     # moves to where its occupied squares' white-against-black scores split
     # (vision.photo_split), where the split's separation is at least

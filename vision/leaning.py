@@ -184,7 +184,7 @@ def settle_by_base(config: VisionConfig, table: LeanTable, occupied: BoolArray,
 
 
 def fuse_by_base(table: LeanTable, net_log_odds: FloatArray, change_logit: FloatArray,
-                 weight: float) -> tuple[BoolArray, FloatArray]:
+                 weight: float, hidden_bias: float = 0.0) -> tuple[BoolArray, FloatArray]:
     """Stage (with a reference): occupancy (64,) and its log-odds, the square
     network's log-odds of a piece plus ``weight`` times the reference's
     change logit, the latter scaled by the share of the square's footprint
@@ -207,6 +207,7 @@ def fuse_by_base(table: LeanTable, net_log_odds: FloatArray, change_logit: Float
         if front.any():
             covered = table.hidden[front, b].any(axis=0) & table.inside[b]
             share = 1.0 - float(covered.sum()) / float(inside[b])
-        fused[b] = net_log_odds[b] + weight * share * change_logit[b]
+        fused[b] = (net_log_odds[b] + weight * share * change_logit[b]
+                    - hidden_bias * (1.0 - share))
         occupied[b] = fused[b] > 0.0
     return np.asarray(occupied), fused

@@ -863,7 +863,7 @@ def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
     logits = load_net().logits(square_inputs(sampler.tiles, evidence.lab.reshape(side, side, 3),
                                              own.astype(np.float32)))
     occupied, fused = fuse_by_base(sampler.lean, piece_log_odds(logits), change_logit,
-                                   config.fused_reference_weight)
+                                   config.fused_reference_weight, config.fused_hidden_bias)
     piece = logits[:, 1:].argmax(axis=1) + 1
     labels = "".join(CLASSES[k] if on else EMPTY
                      for k, on in zip(piece, occupied, strict=True))
