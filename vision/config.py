@@ -75,6 +75,10 @@ class VisionConfig:
     # network shipped before the mahogany board; with today's, 6 + 4, 16 and 1.
     reference_reader: str = "fused"
     fused_reference_weight: float = 0.5
+    # And less fused_hidden_bias times the share of the square that nearer pieces'
+    # tops cover (seventh session; docs/camera.md, "A square hidden behind a nearer
+    # piece"): development squares wrong at 0, 1, 2, 3: 47, 47, 44, 51 (synthetic set 0's
+    # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
     fused_hidden_bias: float = 2.0
     # Without a reference (board_reader="net"), each photo's colour threshold
     # moves to where its occupied squares' white-against-black scores split

@@ -195,7 +195,9 @@ def fuse_by_base(table: LeanTable, net_log_odds: FloatArray, change_logit: Float
     network, which sees each square's tile turned along its lean, tells those
     apart, but sees a piece only as unlike the empty colour. Where nothing nearer can
     cover the square both count; where a nearer piece's top covers all of its
-    footprint only the network does. Squares are decided from the camera
+    footprint only the network does, less ``hidden_bias`` times the covered
+    share: an undecided network alone does not put a piece where a nearer
+    piece's top is all there is to see. Squares are decided from the camera
     outwards, so every piece in front is known before the squares behind it.
     """
     occupied = np.zeros(64, bool)

@@ -7,6 +7,7 @@ import math
 
 import chess
 import numpy as np
+import pytest
 
 from vision import synthetic
 from vision.config import VisionConfig
@@ -102,6 +103,25 @@ def test_the_reference_counts_where_nothing_nearer_covers_the_square() -> None:
     occupied, fused = fuse_by_base(table, net, change, 0.5)
     assert occupied[e5] and fused[e5] == -3.0 + 0.5 * 10.0
     assert occupied.sum() == 1
+
+
+def test_an_undecided_network_alone_puts_no_piece_under_a_nearer_top() -> None:
+    # Watched game 509: a king's top covers the square beside it, the reference's
+    # change there is the king's, and the network, near 0, flickered a phantom.
+    table = lean_table(CONFIG, (4.0, 14.0, 8.0), 8 * CONFIG.square_px + 4)
+    e4, e5 = 4 * 8 + 4, 3 * 8 + 4
+    net = np.full(64, -8.0, np.float32)
+    change = np.full(64, -6.0, np.float32)
+    net[e4], change[e4] = 12.0, 10.0
+    net[e5], change[e5] = 0.8, 8.0
+    assert fuse_by_base(table, net, change, 0.5)[0][e5]
+    occupied, fused = fuse_by_base(table, net, change, 0.5, hidden_bias=2.0)
+    assert occupied[e4] and not occupied[e5] and fused[e5] == pytest.approx(0.8 - 2.0)
+    # a piece the network is sure of stays, and so does one on an open square
+    net[e5] = 5.0
+    assert fuse_by_base(table, net, change, 0.5, hidden_bias=2.0)[0][e5]
+    net[e4], change[e4], net[e5] = -8.0, -6.0, 0.8
+    assert fuse_by_base(table, net, change, 0.5, hidden_bias=2.0)[0][e5]
 
 
 def test_the_fused_reader_beats_the_features_on_leaning_scenes() -> None:

@@ -46,7 +46,7 @@ NET_SYNTHETIC_WRONG = 6
 NET_DEV_WRONG = 8
 NET_HELD_OUT_WRONG = 83
 # The mat photos taken from the tripod of its empty photo (mat_65), read against it
-# as a game's camera reads (the fused reader): 1 of 2,688 wrong (dev) and none of
+# as a game's camera reads (the fused reader): 2 of 2,688 wrong (dev) and none of
 # 1,408 (held out, read once), where the hand-made features read 117 and 64
 # (docs/camera.md). The tournament board's seven video frames, read against the
 # empty frame of the same webcam (tournament_10): 58 of 448 wrong with the seventh
@@ -54,7 +54,10 @@ NET_HELD_OUT_WRONG = 83
 # reading with a reference does not split colours), all on the tournament board. Raised
 # 55 -> 58 with the network, which was chosen by a rule written before this reading
 # (docs/camera.md, "Seventh session"), and not to make it pass.
-FUSED_DEV_WRONG = 1
+# The dev figure rose 1 -> 2 with fused_hidden_bias (mat_42 e3, a black piece hidden
+# behind another, now read empty), a reading the bias was chosen with (docs/camera.md,
+# "A square hidden behind a nearer piece"), not a change made to pass.
+FUSED_DEV_WRONG = 2
 FUSED_HELD_OUT_WRONG = 58
 # The empty photos each split's tripod pairs read against.
 TRIPOD_EMPTIES = {"dev": {"mat_65.jpg"}, "held_out": {"mat_65.jpg", "tournament_10.jpg"}}
