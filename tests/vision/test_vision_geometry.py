@@ -35,13 +35,17 @@ def test_bad_corners_are_refused_with_a_reason(text: str) -> None:
     assert str(info.value)
 
 
+def _true_position(scene: synthetic.Scene) -> np.ndarray:
+    cam = np.array(scene.camera.position) * np.array([1.0, -1.0, 1.0])  # board coordinates
+    s = scene.square_mm
+    return np.array([cam[0] / s + 4, cam[1] / s + 4, cam[2] / s])
+
+
 def test_camera_position_is_estimated_from_the_corners() -> None:
     rng = np.random.default_rng(4)
     for _ in range(5):
         scene = synthetic.random_scene(rng, fraction=0.0)
-        cam = np.array(scene.camera.position) * np.array([1.0, -1.0, 1.0])  # board coordinates
-        s = scene.square_mm
-        truth = (cam[0] / s + 4, cam[1] / s + 4, cam[2] / s)
+        truth = _true_position(scene)
         x, y, h = scene.geometry().camera_position()
         assert abs(h - truth[2]) < 0.25 * truth[2]
         assert abs(x - truth[0]) < 0.2 * truth[2] and abs(y - truth[1]) < 0.2 * truth[2]
@@ -54,9 +58,7 @@ def test_camera_position_holds_still_when_a_straight_down_views_corners_wobble()
     rng = np.random.default_rng(11)
     for _ in range(4):
         scene = synthetic.random_scene(rng, fraction=0.0, max_tilt_deg=3.0)
-        cam = np.array(scene.camera.position) * np.array([1.0, -1.0, 1.0])
-        s = scene.square_mm
-        truth = np.array([cam[0] / s + 4, cam[1] / s + 4, cam[2] / s])
+        truth = _true_position(scene)
         corners = np.array(scene.geometry().corners)
         side = np.ptp(corners, axis=0).max() / 8
         for _ in range(10):
@@ -83,11 +85,6 @@ def test_calibration_round_trip_and_broken_files(tmp_path, monkeypatch) -> None:
     path.write_text('{"version": 1, "geometry": {"corners_a8_h8_h1_a1": [[0, 0]]}}')
     with pytest.raises(CalibrationError, match="calibrate"):
         load_calibration()
-
-def _true_position(scene: synthetic.Scene) -> np.ndarray:
-    cam = np.array(scene.camera.position) * np.array([1.0, -1.0, 1.0])  # board coordinates
-    s = scene.square_mm
-    return np.array([cam[0] / s + 4, cam[1] / s + 4, cam[2] / s])
 
 
 def test_a_photo_stretched_to_another_shape_is_seen_through() -> None:
