@@ -132,6 +132,12 @@ class VisionConfig:
     # The held-out real photos, read once after the choice, then read worse:
     # 121 wrong against 112 (kept: they report, they do not choose).
     net_mirror_average: bool = True
+    # Without a reference, the logits are also averaged over these networks
+    # (vision package files), each trained by the documented command with its
+    # own --seed (eighth session: see docs/camera.md, "Two networks read a photo
+    # together"). The reading with a reference, played every frame, keeps the
+    # first alone.
+    photo_nets: tuple[str, ...] = ("occupancy.onnx", "occupancy_seed1.onnx")
     # With a reference, the squares a nearer piece's silhouette reaches take the
     # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
     # (squares.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,

@@ -33,6 +33,7 @@ from vision.outline_vote import outline_vote
 from vision.photo_split import split_labels
 from vision.square_net import (
     CLASSES,
+    NET_FILE,
     TileMaps,
     load_net,
     mirrored,
@@ -818,13 +819,14 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
     return logits_of(net_rows(config, sampler, warped, which, lab), mirror_average)
 
 
-def logits_of(rows: FloatArray, mirror_average: bool) -> FloatArray:
-    """The shipped network's logits of input rows; with ``mirror_average``, the
-    mean of the logits of each tile and of its mirror image."""
-    net = load_net()
-    if not mirror_average:
-        return net.logits(rows)
-    return np.asarray((net.logits(rows) + net.logits(mirrored(rows))) / 2, np.float32)
+def logits_of(rows: FloatArray, mirror_average: bool,
+              nets: tuple[str, ...] = (NET_FILE,)) -> FloatArray:
+    """The mean logits of input rows over the shipped networks ``nets``; with
+    ``mirror_average``, over each tile and its mirror image too."""
+    views = (rows, mirrored(rows)) if mirror_average else (rows,)
+    total = sum((load_net(name).logits(view) for name in nets for view in views),
+                np.zeros((len(rows), len(CLASSES)), np.float32))
+    return np.asarray(total / (len(nets) * len(views)), np.float32)
 
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
@@ -838,7 +840,7 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     that threshold. With ``config.net_mirror_average`` the logits are the
     mean of each tile's and its mirror image's."""
     rows = net_rows(config, sampler, warped)
-    logits = logits_of(rows, config.net_mirror_average)
+    logits = logits_of(rows, config.net_mirror_average, config.photo_nets)
     if config.photo_split:
         classes, odds = split_labels(config, logits, tile_lightness(rows))
     else:

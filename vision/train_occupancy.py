@@ -1,6 +1,8 @@
 """Train the square network of :mod:`vision.square_net` and write it as ONNX.
 
-``python -m vision.train_occupancy --out vision/occupancy.onnx`` renders the
+``python -m vision.train_occupancy --out vision/occupancy.onnx`` (and, for the
+second network that reads photos beside it, ``--seed 1 --out
+vision/occupancy_seed1.onnx``) renders the
 training scenes (synthetic stream ``--stream``: ordinary scenes, leaning
 scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see

@@ -154,7 +154,7 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
 
     monkeypatch.setattr(squares, "net_rows",
                         lambda *args, **kwargs: np.zeros((64, INPUTS), np.float32))
-    monkeypatch.setattr(squares, "load_net", Fixed)
+    monkeypatch.setattr(squares, "load_net", lambda *args: Fixed())
     plain = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=False), None, None)
     split = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=True), None, None)
     assert "".join(plain.grid) == "b" * 8 + "w" * 4 + "b" * 12 + "." * 40
@@ -187,7 +187,7 @@ def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
     geometry = scene.geometry()
     sampler = squares.make_sampler(CONFIG, geometry)
     warped = warp(CONFIG, render(scene, 3), geometry)
-    monkeypatch.setattr(squares, "load_net", LeftHalf)
+    monkeypatch.setattr(squares, "load_net", lambda *args: LeftHalf())
     plain = squares.net_logits(CONFIG, sampler, warped)
     both = squares.net_logits(CONFIG, sampler, warped, mirror_average=True)
     rows, flipped = seen[1], seen[2]
