@@ -138,6 +138,13 @@ class VisionConfig:
     # together"). The reading with a reference, played every frame, keeps the
     # first alone.
     photo_nets: tuple[str, ...] = ("occupancy.onnx", "occupancy_seed1.onnx")
+    # In a game's frames (with a reference, the fused reader): a square that the
+    # occupied squares in front cover for at least hidden_hold_share of its
+    # footprint, with fused log-odds within hidden_hold_margin of 0, keeps its
+    # label from when the board last came to rest (leaning.hold_hidden; eighth
+    # session, docs/camera.md "A hidden square holds its state"). 0: off.
+    hidden_hold_share: float = 0.9
+    hidden_hold_margin: float = 1.5
     # With a reference, the squares a nearer piece's silhouette reaches take the
     # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
     # (squares.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,

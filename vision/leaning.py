@@ -202,14 +202,39 @@ def fuse_by_base(table: LeanTable, net_log_odds: FloatArray, change_logit: Float
     """
     occupied = np.zeros(64, bool)
     fused = np.zeros(64, np.float32)
-    inside = np.maximum(table.inside.sum(axis=1), 1)
     for b in table.order:
-        front = occupied & table.reaches[:, b]
-        share = 1.0
-        if front.any():
-            covered = table.hidden[front, b].any(axis=0) & table.inside[b]
-            share = 1.0 - float(covered.sum()) / float(inside[b])
+        share = 1.0 - covered_share(table, occupied, b)
         fused[b] = (net_log_odds[b] + weight * share * change_logit[b]
                     - hidden_bias * (1.0 - share))
         occupied[b] = fused[b] > 0.0
     return np.asarray(occupied), fused
+
+
+def covered_share(table: LeanTable, occupied: BoolArray, square: int) -> float:
+    """The share of ``square``'s footprint that the silhouettes of the
+    ``occupied`` squares in front of it cover (0 when none reaches it)."""
+    front = occupied & table.reaches[:, square]
+    if not front.any():
+        return 0.0
+    covered = table.hidden[front, square].any(axis=0) & table.inside[square]
+    return float(covered.sum()) / float(max(int(table.inside[square].sum()), 1))
+
+
+def hold_hidden(table: LeanTable, labels: str, log_odds: FloatArray, held: str,
+                share: float, margin: float) -> str:
+    """Stage (a game's frames, with a reference): ``labels`` (64, row-major from
+    a8) with every square that the occupied squares in front cover for at least
+    ``share`` of its footprint, and whose ``log_odds`` of a piece lie within
+    ``margin`` of 0, given its label in ``held`` (the board when it last came to
+    rest). The top of a piece just put down in front covers such a square, and
+    what the camera sees there flickers around the threshold; a change there is
+    taken only when the evidence is clear. Squares are decided from the camera
+    outwards, so a held square hides the squares behind it as it is held."""
+    out = list(labels)
+    occupied = np.zeros(64, bool)
+    for b in table.order:
+        if (abs(float(log_odds[b])) < margin
+                and covered_share(table, occupied, b) >= share):
+            out[b] = held[b]
+        occupied[b] = out[b] != "."
+    return "".join(out)

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
+from vision.leaning import hold_hidden
 from vision.locate import grid_alignment
 from vision.motion import FrameReading, Grey, detect_disturbance, small_grey
 from vision.squares import (
@@ -90,10 +91,12 @@ def tinted(warped: Image, table: Image | None) -> Image:
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Rest:
-    """The board's view when it last came to rest, and the squares read occupied."""
+    """The board's view when it last came to rest, the squares read occupied,
+    and its labels as read then (64, row-major from a8; empty when not kept)."""
 
     warp: Image
     occupied: npt.NDArray[np.bool_]
+    labels: str = ""
 
 
 class BoardPipeline:
@@ -164,12 +167,32 @@ class BoardPipeline:
             self.empty_start = False
         reading = None
         if disturbance.still:
-            reading = run_stage(hook, "squares", read_squares, config, self.sampler,
-                                self._relit(warped), self.reference)
+            reading = self._held(run_stage(hook, "squares", read_squares, config, self.sampler,
+                                           self._relit(warped), self.reference))
         if came_to_rest and reading is not None and self._came_to_rest(warped, reading):
-            reading = run_stage(hook, "squares", read_squares, config, self.sampler,
-                                self._relit(warped), self.reference)
+            reading = self._held(run_stage(hook, "squares", read_squares, config, self.sampler,
+                                           self._relit(warped), self.reference))
+            if self.rest is not None:
+                self.rest = dataclasses.replace(self.rest, labels="".join(reading.grid))
         return FrameReading(timestamp, reading, disturbance, alignment, aligned)
+
+    def _held(self, reading: SquareReading) -> SquareReading:
+        """``reading`` with the squares hidden behind nearer pieces, where the
+        evidence is unclear, as they were when the board last came to rest
+        (vision.leaning.hold_hidden; a game's frames, the fused reader)."""
+        config, rest = self.config, self.rest
+        if (self.reference is None or config.reference_reader != "fused"
+                or config.hidden_hold_margin <= 0 or rest is None or not rest.labels):
+            return reading
+        labels = "".join(reading.grid)
+        held = hold_hidden(self.sampler.lean, labels, np.asarray(reading.occupancy),
+                           rest.labels, config.hidden_hold_share, config.hidden_hold_margin)
+        if held == labels:
+            return reading
+        LOGGER.debug("hidden squares held as at rest: %s", [
+            square for square, (a, b) in enumerate(zip(labels, held, strict=True)) if a != b])
+        return dataclasses.replace(
+            reading, grid=tuple(held[row * 8:(row + 1) * 8] for row in range(8)))
 
     def _relit(self, warped: Image) -> Image:
         """``warped`` with the colour of the light brought back to the reference's."""
@@ -206,7 +229,8 @@ class BoardPipeline:
         shade). A board whose view shifted instead was nudged: see
         ``moved``."""
         occupied = np.array([label != EMPTY for row in reading.grid for label in row])
-        before, self.rest = self.rest, Rest(warped, occupied)
+        labels = "".join(reading.grid)
+        before, self.rest = self.rest, Rest(warped, occupied, labels)
         if before is None or self.reference is None:
             return False
         if view_shift(before.warp, warped) > self.config.rest_shift_px:
@@ -229,7 +253,7 @@ class BoardPipeline:
         seen = tinted(warped, colour)
         occupied = np.array([label != EMPTY for row in read_squares(
             self.config, self.sampler, seen, trial).grid for label in row])
-        self.rest = Rest(warped, occupied)
+        self.rest = Rest(warped, occupied, labels)
         change = light_between(self.sampler, before.warp, warped, occupied | before.occupied)
         if change is None:
             return False

@@ -12,7 +12,14 @@ import pytest
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
-from vision.leaning import fuse_by_base, lean_table, settle_by_base, silhouette
+from vision.leaning import (
+    covered_share,
+    fuse_by_base,
+    hold_hidden,
+    lean_table,
+    settle_by_base,
+    silhouette,
+)
 from vision.squares import make_sampler, read_squares
 
 CONFIG = VisionConfig()
@@ -221,3 +228,33 @@ def test_a_kings_top_over_an_empty_square_is_not_read_as_a_piece() -> None:
                                     reference).grid)
         assert grid[near] == "w"
         assert grid.count(".") == 63
+
+
+def test_a_hidden_square_keeps_its_label_at_rest_until_the_evidence_is_clear() -> None:
+    """Watched game 605: a king put down in front of an empty square covers all of
+    it, and the square read weakly as a piece in every frame; it keeps its label
+    from the last rest unless its log-odds are far from 0."""
+    table = lean_table(CONFIG, (4.0, 14.0, 8.0), 8 * CONFIG.square_px + 4)
+    e4, e5, a5 = 4 * 8 + 4, 3 * 8 + 4, 3 * 8 + 0
+    occupied = np.zeros(64, bool)
+    occupied[e4] = True
+    assert covered_share(table, occupied, e5) >= 0.9
+    assert covered_share(table, occupied, a5) == 0.0  # nothing in front of it
+    labels = ["."] * 64
+    labels[e4], labels[e5], labels[a5] = "w", "w", "b"
+    now = "".join(labels)
+    odds = np.full(64, -9.0, np.float32)
+    odds[e4], odds[e5], odds[a5] = 12.0, 0.6, 0.6
+    rest = "." * 64
+    held = hold_hidden(table, now, odds, rest, 0.9, 1.5)
+    assert held[e5] == "." and held[e4] == "w" and held[a5] == "b"  # only the hidden one
+    odds[e5] = 4.0  # clear evidence of a piece: taken
+    assert hold_hidden(table, now, odds, rest, 0.9, 1.5)[e5] == "w"
+    odds[e5] = -0.6  # a piece there at the last rest stays while unclear
+    at_rest = rest[:e5] + "b" + rest[e5 + 1:]
+    gone = now[:e5] + "." + now[e5 + 1:]
+    assert hold_hidden(table, gone, odds, at_rest, 0.9, 1.5)[e5] == "b"
+    # with the piece in front gone (e4 empty now) nothing covers e5: read as it is
+    open_now = gone[:e4] + "." + gone[e4 + 1:]
+    odds[e4] = -9.0
+    assert hold_hidden(table, open_now, odds, at_rest, 0.9, 1.5)[e5] == "."
