@@ -30,7 +30,7 @@ class Located:
 
     @property
     def oriented(self) -> bool:
-        return self.method in ("markers", "manual")
+        return self.method in ("markers", "manual", "followed")
 
 
 def _grey(image: Image) -> Image:
@@ -110,13 +110,7 @@ def find_markers(config: VisionConfig, image: Image) -> Located:
     marker cell beyond the marker's own corner nearest the board centre.
     """
     grey = _grey(image)
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, config.aruco_dictionary))
-    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-    found, ids, _ = detector.detectMarkers(grey)
-    seen: dict[int, np.ndarray] = {}
-    if ids is not None:
-        for quad, marker_id in zip(found, ids.ravel(), strict=True):
-            seen.setdefault(int(marker_id), quad.reshape(4, 2).astype(np.float64))
+    seen = marker_quads(config, grey)
     missing = [i for i in config.marker_ids if i not in seen]
     if missing:
         raise BoardNotFound(
@@ -165,3 +159,43 @@ def grid_alignment(config: VisionConfig, warped: Image) -> float:
     on = dx[:, on_positions].mean() + dy[on_positions, :].mean()
     off = dx[:, off_positions].mean() + dy[off_positions, :].mean()
     return float(on / max(off, 1e-3))
+
+
+def marker_quads(config: VisionConfig, image: Image) -> dict[int, np.ndarray]:
+    """The board's corner markers in view: id -> its four corners (4, 2) in pixels."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, config.aruco_dictionary))
+    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    found, ids, _ = detector.detectMarkers(_grey(image))
+    seen: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for quad, marker_id in zip(found, ids.ravel(), strict=True):
+            if int(marker_id) in config.marker_ids:
+                seen.setdefault(int(marker_id), quad.reshape(4, 2).astype(np.float64))
+    return seen
+
+
+def follow_markers(before: dict[int, np.ndarray], now: dict[int, np.ndarray],
+                   geometry: BoardGeometry, image_size: tuple[int, int]) -> Located:
+    """The board of ``geometry`` (found when the markers ``before`` were seen) after
+    the camera moved, from the markers seen ``now``: a homography over the corners
+    of three or more markers seen both times, or a rotation, scale and shift from
+    two (a piece may stand in front of one marker, and a board with pieces is no
+    empty chessboard to find)."""
+    common = sorted(set(before) & set(now))
+    if len(common) < 2:
+        raise BoardNotFound(f"only markers {common or 'none'} seen both before and now; "
+                            "two are needed to follow the board")
+    old = np.vstack([before[i] for i in common]).astype(np.float32)
+    new = np.vstack([now[i] for i in common]).astype(np.float32)
+    corners = np.array(geometry.corners, np.float32).reshape(-1, 1, 2)
+    if len(common) >= 3:
+        hom, _ = cv2.findHomography(old, new, 0)
+        moved = None if hom is None else cv2.perspectiveTransform(corners, hom)
+    else:
+        affine, _ = cv2.estimateAffinePartial2D(old, new)
+        moved = None if affine is None else cv2.transform(corners, affine)
+    if moved is None:
+        raise BoardNotFound(f"markers {common} seen again but no consistent move fits them")
+    quad = tuple((float(x), float(y)) for x, y in moved.reshape(4, 2))
+    LOGGER.info("board followed by markers %s", common)
+    return Located(BoardGeometry(quad, image_size), "followed")  # type: ignore[arg-type]

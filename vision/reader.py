@@ -30,9 +30,9 @@ from companion.sensors.source import (
 )
 from vision.calibration import Calibration, load_calibration
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, SourceUnavailable, VisionError
+from vision.errors import BoardNotFound, CalibrationError, SourceUnavailable, VisionError
 from vision.geometry import BoardGeometry, Image
-from vision.locate import Located, locate
+from vision.locate import Located, follow_markers, locate, marker_quads
 from vision.motion import FrameReading, Settler
 from vision.pipeline import BoardPipeline, StageHook
 
@@ -119,6 +119,9 @@ class CameraBoardReader:
         self.last_frame: Image | None = None
         self.last_result: FrameReading | None = None
         self._misaligned = 0
+        # The corner markers in view when the board was last found, to follow it
+        # by those still in view after a knock (see _relocate).
+        self._markers: dict[int, np.ndarray] = {}
 
     # BoardSource ---------------------------------------------------------------
 
@@ -258,7 +261,7 @@ class CameraBoardReader:
         if snapshot is not None:
             on_snapshot(snapshot)
 
-    def _use(self, located: Located, on_status: StatusCallback) -> None:
+    def _use(self, located: Located, on_status: StatusCallback, frame: Image) -> None:
         # Only the first board found can be assumed empty (a game starts empty);
         # after a bump the pieces are on it. The empty-board reference taken
         # before the bump still holds: it is a warp, the board seen square on,
@@ -275,13 +278,14 @@ class CameraBoardReader:
             self._hook, empty_start=self.empty_start and first,
             rest=None if old is None else old.rest, light=None if old is None else old.light)
         self._misaligned = 0
+        self._markers = marker_quads(self.config, frame)
         on_status(SourceStatus(self.name, True, f"board found ({located.method})"))
 
     def _find_board(self, frame: Image, on_status: StatusCallback) -> bool:
         h, w = frame.shape[:2]
         calibration = self.calibration
         if calibration is not None and calibration.geometry.image_size in ((w, h), (0, 0)):
-            self._use(Located(calibration.geometry, calibration.method), on_status)
+            self._use(Located(calibration.geometry, calibration.method), on_status, frame)
             return True
         if self.frames_seen % 5 != 1:  # searching is slow: try every few frames
             return False
@@ -293,21 +297,40 @@ class CameraBoardReader:
         if not located.oriented and calibration is not None:
             located = Located(closest_orientation(located.geometry, calibration.geometry),
                               located.method)
-        self._use(located, on_status)
+        self._use(located, on_status, frame)
         return True
 
     def _relocate(self, frame: Image, on_status: StatusCallback) -> None:
+        """Find the board again after the camera moved: by all four markers or
+        the empty chessboard, else by the markers still in view, moved as the
+        camera moved (a piece may stand in front of one)."""
         old = self.located
         try:
             located = locate(self.config, frame)
         except BoardNotFound as error:
-            on_status(SourceStatus(self.name, True, f"board lost: {error}"))
-            self._misaligned = 0
-            return
+            followed = self._follow(frame)
+            if followed is None:
+                on_status(SourceStatus(self.name, True, f"board lost: {error}"))
+                self._misaligned = 0
+                return
+            located = followed
         if not located.oriented and old is not None:
             located = Located(closest_orientation(located.geometry, old.geometry),
                               located.method)
-        self._use(located, on_status)
+        self._use(located, on_status, frame)
+
+    def _follow(self, frame: Image) -> Located | None:
+        """The board followed from where it was last found by the markers in view
+        both then and now (vision.locate.follow_markers), or None."""
+        if self.located is None:
+            return None
+        h, w = frame.shape[:2]
+        try:
+            return follow_markers(self._markers, marker_quads(self.config, frame),
+                                  self.located.geometry, (w, h))
+        except (BoardNotFound, CalibrationError) as error:
+            LOGGER.info("board not followed: %s", error)
+            return None
 
 
 def open_board(argument: str) -> CameraBoardReader:

@@ -12,7 +12,14 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
 from vision.geometry import BoardGeometry, warp
-from vision.locate import find_chessboard, find_markers, grid_alignment, locate
+from vision.locate import (
+    find_chessboard,
+    find_markers,
+    follow_markers,
+    grid_alignment,
+    locate,
+    marker_quads,
+)
 from vision.samples import load_photos, samples_dir
 
 CONFIG = VisionConfig()
@@ -92,3 +99,37 @@ def test_grid_alignment_drops_when_the_camera_is_bumped() -> None:
                                   for x, y in geometry.corners), geometry.image_size)
     bumped = grid_alignment(CONFIG, warp(CONFIG, image, shifted))
     assert aligned >= CONFIG.check_min_ratio > bumped
+
+
+@pytest.mark.parametrize("kept", [(1, 2, 3), (2, 3)])
+def test_a_knocked_camera_is_followed_by_the_markers_still_in_view(
+        kept: tuple[int, ...]) -> None:
+    """Watched game 602: after a knock a piece stands in front of one marker and the
+    board, with pieces on it, is no empty chessboard; the markers still in view
+    carry the old corners to the new view (three: a homography; two: a rotation,
+    scale and shift, rougher)."""
+    from benchmarks.bench_camera_games import nudged
+
+    rng = np.random.default_rng(21)
+    scene = synthetic.random_scene(rng, fraction=0.4, markers=True)
+    before_image = synthetic.render(scene, 1)
+    before = marker_quads(CONFIG, before_image)
+    assert sorted(before) == sorted(CONFIG.marker_ids)
+    found = find_markers(CONFIG, before_image).geometry
+    knocked = nudged(scene, rng)
+    now = {i: quad for i, quad in marker_quads(CONFIG, synthetic.render(knocked, 2)).items()
+           if CONFIG.marker_ids.index(i) in kept}
+    h, w = before_image.shape[:2]
+    located = follow_markers(before, now, found, (w, h))
+    assert located.method == "followed" and located.oriented
+    # the knock moved the board in the picture; the followed corners are where it went
+    assert corner_error(found, knocked.geometry(), any_rotation=False) > 0.02
+    limit = 0.02 if len(kept) >= 3 else 0.05
+    assert corner_error(located.geometry, knocked.geometry(), any_rotation=False) < limit
+
+
+def test_one_marker_in_view_is_not_enough_to_follow_the_board() -> None:
+    quad = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+    geometry = BoardGeometry(((20.0, 20.0), (120.0, 20.0), (120.0, 120.0), (20.0, 120.0)))
+    with pytest.raises(BoardNotFound, match="two are needed"):
+        follow_markers({0: quad, 1: quad + 200}, {1: quad + 205}, geometry, (400, 300))
