@@ -91,12 +91,12 @@ def tinted(warped: Image, table: Image | None) -> Image:
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Rest:
-    """The board's view when it last came to rest, the squares read occupied,
-    and its labels as read then (64, row-major from a8; empty when not kept)."""
+    """The board's view when it last came to rest, the squares read occupied
+    (under the light measured then), and its labels as read (64, row-major from a8)."""
 
     warp: Image
     occupied: npt.NDArray[np.bool_]
-    labels: str = ""
+    labels: str
 
 
 class BoardPipeline:
@@ -182,7 +182,7 @@ class BoardPipeline:
         (vision.leaning.hold_hidden; a game's frames, the fused reader)."""
         config, rest = self.config, self.rest
         if (self.reference is None or config.reference_reader != "fused"
-                or config.hidden_hold_margin <= 0 or rest is None or not rest.labels):
+                or config.hidden_hold_margin <= 0 or rest is None):
             return reading
         labels = "".join(reading.grid)
         held = hold_hidden(self.sampler.lean, labels, np.asarray(reading.occupancy),

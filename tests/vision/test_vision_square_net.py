@@ -29,8 +29,8 @@ CONFIG = VisionConfig()
 NET_PHOTO_WRONG = 0
 NET_SYNTHETIC_WRONG = 6
 # The real photos of tests/vision/data/real_boards, read without a reference (the
-# network of the seventh session, trained on every development photo, each tile read
-# as it is and mirrored, each photo's colours, with the pieces' own lightness, and
+# networks of the seventh and eighth sessions, trained on every development photo,
+# each tile read as it is and mirrored, each photo's colours, with the pieces' own lightness, and
 # occupancy split by the photo: vision.photo_split; the camera pose with the pixels'
 # shape, geometry.pixel_aspect): the development part was trained on (8 squares wrong
 # of 10,432: 3 on the wooden folding board, 5 on the mat); the held-out part never
@@ -371,7 +371,7 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
     """``logits_of``: the logits averaged over the networks named and, with
     ``mirror_average``, over each tile and its mirror image."""
     from vision import squares
-    from vision.square_net import mirrored
+    from vision.square_net import TILE_W, mirrored
 
     class Scaled:
         def __init__(self, factor: float) -> None:
@@ -379,7 +379,8 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
 
         def logits(self, rows: np.ndarray) -> np.ndarray:
             # the left half of each tile's lightness, scaled: a mirror image reads otherwise
-            left = rows[:, :-3].reshape(len(rows), -1, 18, 3)[:, :, :9, 0].sum(axis=(1, 2))
+            tiles = rows[:, :-3].reshape(len(rows), -1, TILE_W, 3)
+            left = tiles[:, :, : TILE_W // 2, 0].sum(axis=(1, 2))
             return np.stack([left * self.factor, -left, left, 0 * left], axis=1)
 
     nets = {"one.onnx": Scaled(1.0), "two.onnx": Scaled(3.0)}
