@@ -113,9 +113,6 @@ class Scene:
     shadow_strength: float = 0.45
     colours: tuple[BGR, BGR, BGR] | None = None  # (light, dark, frame): the scheme's when None
     grain: float | None = None  # wood stripes' strength: the scheme's (9 or 0) when None
-    piece_height: float = 1.0  # the set's pieces' heights, times the profiles' (_PROFILES)
-    piece_width: float = 1.0  # and their radii
-    gloss: float = 0.0  # a varnished or lacquered set's highlight, 0 (none) to 1 (white)
 
     def geometry(self) -> BoardGeometry:
         """The true board corners (a8, h8, h1, a1) in the rendered image."""
@@ -340,9 +337,7 @@ def varied_scene(rng: np.random.Generator) -> Scene:
     colour cast; half the time a camera 25 to 50 degrees from straight down
     (then 40% of the boards set out as in a game, :func:`game_like_pieces`);
     more blur, noise and JPEG
-    loss than :func:`random_scene`; sets from 0.85 to 1.25 times the usual height
-    and 0.85 to 1.15 times the usual width, half of them glossy (a highlight where
-    the body mirrors the light). Drawn from ``rng`` alone (a stream of its
+    loss than :func:`random_scene`. Drawn from ``rng`` alone (a stream of its
     own: no benchmark set draws these)."""
     if rng.random() < 0.5:  # a phone or tripod 25 to 50 degrees from straight down
         scene = random_scene(rng, min_tilt_deg=25.0, max_tilt_deg=50.0)
@@ -383,17 +378,12 @@ def varied_scene(rng: np.random.Generator) -> Scene:
     else:
         cast = rng.uniform(0.85, 1.15, 3)
         tint = (float(cast[0]), float(cast[1]), float(cast[2]))
-    scene = dataclasses.replace(
+    return dataclasses.replace(
         scene, colours=(light_sq, dark_sq, frame), grain=grain, piece_colors=colours,
         tint=tint,
         gradient=(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(0.6, 1.25)),
         noise=float(rng.uniform(1.0, 8.0)), blur=float(rng.uniform(0.0, 2.0)),
         jpeg_quality=int(rng.integers(30, 95)), shadow_strength=float(rng.uniform(0.2, 0.65)))
-    # Drawn last, so everything above is as the second version drew it.
-    return dataclasses.replace(
-        scene, piece_height=float(rng.uniform(0.85, 1.25)),
-        piece_width=float(rng.uniform(0.85, 1.15)),
-        gloss=float(rng.uniform(0.3, 0.8)) if rng.random() < 0.5 else 0.0)
 
 
 # Rendering ------------------------------------------------------------------
@@ -483,27 +473,9 @@ def _piece_slices(scene: Scene, kind: int) -> tuple[Vec, Vec]:
     """Heights and radii of the slices a piece is drawn from, bottom first."""
     profile = _PROFILES[kind]
     s = scene.square_mm
-    tall, wide = s * scene.piece_height, s * scene.piece_width
-    heights = np.arange(0.0, profile[-1][0] * tall, 1.5)
-    radii = np.interp(heights, [p[0] * tall for p in profile], [p[1] * wide for p in profile])
+    heights = np.arange(0.0, profile[-1][0] * s, 1.5)
+    radii = np.interp(heights, [p[0] * s for p in profile], [p[1] * s for p in profile])
     return heights, radii
-
-
-def _highlight_rings(scene: Scene, cx: float, cy: float, zs: Vec, rs: Vec) -> Vec:
-    """Small circles (len(zs), 20, 3) where a glossy piece's body mirrors the light
-    towards the camera: on each slice's edge where the surface's normal lies
-    along the horizontal half-way direction between the light and the camera."""
-    light = np.array(scene.light)
-    camera = np.array(scene.camera.position) * _FLIP
-    towards = camera[:2] - np.array([cx, cy])
-    half = light[:2] + towards / max(float(np.linalg.norm(camera - np.array([cx, cy, 0.0]))),
-                                     1e-6)
-    norm = float(np.linalg.norm(half))
-    direction = half / norm if norm > 1e-6 else np.zeros(2)
-    rings = _rings(0, 0, zs, 0.16 * rs)
-    rings[..., 0] += cx + direction[0] * 0.75 * rs[:, None]
-    rings[..., 1] += cy + direction[1] * 0.75 * rs[:, None]
-    return rings
 
 
 def _hand_polygons(scene: Scene, hand: Hand) -> list[tuple[Vec, BGR]]:
@@ -602,12 +574,6 @@ def render(scene: Scene, seed: int = 0) -> Image:
                                int(np.clip(contact[0, 0, 0] / 16, 0, w - 1))]),
                            cv2.LINE_AA, 4)
         outline = tuple(float(v) for v in np.clip(base * 0.45, 0, 255))
-        shine = None
-        if scene.gloss > 0:
-            shine = np.round(_project_rings(cam, _highlight_rings(scene, cx, cy, zs, rs))
-                             * 16).astype(np.int32)
-        glossy = tuple(float(v) for v in np.clip(base * (1 - scene.gloss) + 250 * scene.gloss,
-                                                 0, 255))
         for i in np.flatnonzero(keep):
             dark = tuple(float(v) for v in np.clip(base * up_light[i], 0, 255))
             cv2.polylines(image, [body[i]], True, outline, 1, cv2.LINE_AA, 4)
@@ -615,8 +581,6 @@ def render(scene: Scene, seed: int = 0) -> Image:
                                                      0, 255))
             cv2.fillConvexPoly(image, body[i], dark, cv2.LINE_AA, 4)
             cv2.fillConvexPoly(image, lit[i], bright, cv2.LINE_AA, 4)
-            if shine is not None:
-                cv2.fillConvexPoly(image, shine[i], glossy, cv2.LINE_AA, 4)
 
     for pts, colour in hand_polys:
         shade = np.array(colour, np.float32) * (0.8 + 0.2 * light[2])

@@ -99,7 +99,7 @@ def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int
     return np.concatenate(rows), np.concatenate(labels)
 
 
-VARIED_VERSION = 3  # of vision.synthetic.varied_scene: a cache of another is not reused
+VARIED_VERSION = 2  # of vision.synthetic.varied_scene: a cache of another is not reused
 # The photos' tiles follow the camera pose estimated from their corners (version 2:
 # with vision.geometry.pixel_aspect); a cache of another version is not reused.
 PHOTO_TILES_VERSION = 2
