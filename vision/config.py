@@ -76,7 +76,7 @@ class VisionConfig:
     reference_reader: str = "fused"
     fused_reference_weight: float = 0.5
     # And less fused_hidden_bias times the share of the square that nearer pieces'
-    # tops cover (seventh session; docs/camera.md, "A square hidden behind a nearer
+    # tops cover (seventh session; docs/camera-development.md, "A square hidden behind a nearer
     # piece"): development squares wrong at 0, 1, 2, 3: 47, 47, 44, 51 (synthetic set 0's
     # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
     fused_hidden_bias: float = 2.0
@@ -134,7 +134,7 @@ class VisionConfig:
     net_mirror_average: bool = True
     # Without a reference, the logits are also averaged over these networks
     # (vision package files), each trained by the documented command with its
-    # own --seed (eighth session: see docs/camera.md, "Two networks read a photo
+    # own --seed (eighth session: see docs/camera-development.md, "Two networks read a photo
     # together"). The reading with a reference, played every frame, keeps the
     # first alone.
     photo_nets: tuple[str, ...] = ("occupancy.onnx", "occupancy_seed1.onnx")
@@ -142,7 +142,7 @@ class VisionConfig:
     # occupied squares in front cover for at least hidden_hold_share of its
     # footprint, with fused log-odds within hidden_hold_margin of 0, keeps its
     # label from when the board last came to rest (leaning.hold_hidden; eighth
-    # session, docs/camera.md "A hidden square holds its state"). 0: off.
+    # session, docs/camera-development.md "A hidden square holds its state"). 0: off.
     hidden_hold_share: float = 0.9
     hidden_hold_margin: float = 1.5
     # With a reference, the squares a nearer piece's silhouette reaches take the

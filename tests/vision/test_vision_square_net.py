@@ -56,10 +56,10 @@ NET_HELD_OUT_WRONG = 82
 # session's network (55 with the fourth session's; 14 without the reference: the
 # reading with a reference does not split colours), all on the tournament board. Raised
 # 55 -> 58 with the network, which was chosen by a rule written before this reading
-# (docs/camera.md, "Seventh session"), and not to make it pass.
+# (docs/camera-development.md, "Seventh session"), and not to make it pass.
 # The dev figure rose 1 -> 2 with fused_hidden_bias (mat_42 e3, a black piece hidden
-# behind another, now read empty), a reading the bias was chosen with (docs/camera.md,
-# "A square hidden behind a nearer piece"), not a change made to pass.
+# behind another, now read empty), a reading the bias was chosen with
+# (docs/camera-development.md, "A square hidden behind a nearer piece"), not a change made to pass.
 FUSED_DEV_WRONG = 2
 FUSED_HELD_OUT_WRONG = 58
 # The empty photos each split's tripod pairs read against.

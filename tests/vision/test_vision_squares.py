@@ -199,7 +199,7 @@ def test_a_white_piece_under_a_black_neighbours_top_reads_white(seed: int) -> No
     empty = warp(CONFIG, synthetic.render(scene, seed + 99), geometry)
     # The square network reads the pawn hidden behind the king as empty, with
     # a reference (the fused reader, where the king's top covers nearly all of
-    # the pawn's footprint) or without (docs/camera.md, "Leaning tops"); the
+    # the pawn's footprint) or without (docs/camera-development.md, "Leaning tops"); the
     # hand-made features, measuring its colour on the far half of the disc,
     # still see it. (On whole leaning scenes the fused reader is wrong far less
     # often: test_the_fused_reader_beats_the_features_on_leaning_scenes.)
