@@ -119,6 +119,12 @@ class VisionConfig:
     # mahogany board 252 -> 145), all 163 dev photos with the shipped network
     # 28 -> 30, synthetic set 0's first 1,000 scenes 136 -> 138.
     split_lightness: bool = True
+    # And that lightness is taken against the light squares' model where the piece
+    # stands (the log of its luminance over theirs: its reflectance against the
+    # board's light wood, whatever the light there; square_net.relative_lightness;
+    # ninth session). Chosen on the development part's leave-out fits read together:
+    # 93 -> 89 wrong (mahogany 31 -> 27, the others unchanged).
+    split_lightness_relative: bool = True
     split_occupancy_sure: float = 4.0
     split_occupancy_sure_count: int = 6
     split_occupancy_lowest: float = -7.0

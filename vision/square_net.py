@@ -137,6 +137,22 @@ def tile_lightness(rows: FloatArray) -> FloatArray:
     return out
 
 
+def luminance(lightness: npt.ArrayLike) -> FloatArray:
+    """Relative luminance (0 to 1) of Lab lightness L (0 to 100; the cube above
+    the CIE's linear toe, which no piece or square reaches)."""
+    return np.asarray(((np.asarray(lightness, np.float64) + 16.0) / 116.0) ** 3, np.float32)
+
+
+def relative_lightness(lightness: FloatArray, light_squares: FloatArray) -> FloatArray:
+    """Per square: the log of a piece's luminance (its ``lightness``, Lab L, from
+    :func:`tile_lightness`) over the light squares' (their model's L there,
+    ``light_squares``): what the piece reflects against the board's light squares,
+    whatever the light falling on that part of the board. NaN stays NaN."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.log(luminance(lightness)) - np.log(np.maximum(luminance(light_squares), 1e-6))
+    return np.asarray(out, np.float32)
+
+
 def piece_log_odds(logits: FloatArray) -> FloatArray:
     """Per row of square-network logits: log P(a piece) - log P(empty)."""
     top = logits[:, 1:].max(axis=1)

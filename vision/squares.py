@@ -38,6 +38,7 @@ from vision.square_net import (
     load_net,
     mirrored,
     piece_log_odds,
+    relative_lightness,
     square_inputs,
     tile_lightness,
     tile_maps,
@@ -800,12 +801,21 @@ def net_rows(config: VisionConfig, sampler: SquareSampler, warped: Image,
     read as without a reference (the board's own square colours are the
     baseline). ``lab``, if given, is the cut board's Lab (to_lab), already
     measured."""
+    return net_rows_and_light(config, sampler, warped, which, lab)[0]
+
+
+def net_rows_and_light(config: VisionConfig, sampler: SquareSampler, warped: Image,
+                       which: IntArray | None = None, lab: FloatArray | None = None
+                       ) -> tuple[FloatArray, FloatArray]:
+    """:func:`net_rows`, and the light squares' model lightness (Lab L) at every
+    square (64,): the light on each part of the board."""
     board = sampler.cut(warped)
     _board, lab, (light, dark) = exposed_board(config, sampler, board,
                                                to_lab(board) if lab is None else lab)
     own = np.where(sampler.light[:, None], light, dark).astype(np.float32)
     side = sampler.crop
-    return square_inputs(sampler.tiles, lab.reshape(side, side, 3), own, which)
+    rows = square_inputs(sampler.tiles, lab.reshape(side, side, 3), own, which)
+    return rows, np.asarray(light[:, 0], np.float32)
 
 
 def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -835,14 +845,18 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     ``config.photo_split`` a square holds a piece where its log-odds of one
     are above the photo's own occupancy threshold (0, or lower where its
     log-odds split) and a piece's colour is decided by where the photo's two
-    armies split (vision.photo_split), with each piece's own lightness.
+    armies split (vision.photo_split), with each piece's own lightness (with
+    ``config.split_lightness_relative``, against the light squares' where it stands).
     ``occupancy`` is the log-odds of a piece against an empty square, less
     that threshold. With ``config.net_mirror_average`` the logits are the
     mean of each tile's and its mirror image's."""
-    rows = net_rows(config, sampler, warped)
+    rows, light_squares = net_rows_and_light(config, sampler, warped)
     logits = logits_of(rows, config.net_mirror_average, config.photo_nets)
     if config.photo_split:
-        classes, odds = split_labels(config, logits, tile_lightness(rows))
+        lightness = tile_lightness(rows)
+        if config.split_lightness_relative:
+            lightness = relative_lightness(lightness, light_squares)
+        classes, odds = split_labels(config, logits, lightness)
     else:
         classes, odds = logits.argmax(axis=1), piece_log_odds(logits)
     labels = "".join(CLASSES[i] for i in classes)

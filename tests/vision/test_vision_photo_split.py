@@ -152,8 +152,9 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
         def logits(self, rows: np.ndarray) -> np.ndarray:
             return logits
 
-    monkeypatch.setattr(squares, "net_rows",
-                        lambda *args, **kwargs: np.zeros((64, INPUTS), np.float32))
+    monkeypatch.setattr(squares, "net_rows_and_light",
+                        lambda *args, **kwargs: (np.zeros((64, INPUTS), np.float32),
+                                                 np.full(64, 80.0, np.float32)))
     monkeypatch.setattr(squares, "load_net", lambda *args: Fixed())
     plain = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=False), None, None)
     split = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=True), None, None)
@@ -233,6 +234,35 @@ def test_the_pieces_own_lightness_tells_two_unfamiliar_woods_apart() -> None:
     assert (split_labels(CONFIG, logits, lightness)[0] == truth).all()
     off = dataclasses.replace(CONFIG, split_lightness=False)
     assert (split_labels(off, logits, lightness)[0] == scores_only).all()
+
+
+def test_a_pieces_lightness_against_the_light_squares_where_it_stands_outlasts_a_side_lamp(
+) -> None:
+    from vision.square_net import luminance, relative_lightness
+
+    # A lamp to one side: the light squares' model runs from L 45 at the dim edge to
+    # 85 under the lamp. Boxwood reflects 0.85 of what maple does, brown wood 0.25,
+    # so a boxwood piece at the dim edge is darker than a brown one under the lamp.
+    rng = np.random.default_rng(11)
+    odds = np.full(64, -14.0)
+    odds[:32] = 8.0
+    whiteness = np.zeros(64)
+    whiteness[:16] = rng.uniform(-3.0, 10.0, 16)
+    whiteness[16:32] = rng.uniform(-14.0, 0.5, 16)
+    light_squares = np.linspace(45.0, 85.0, 64).astype(np.float32)
+    rng.shuffle(light_squares)
+    reflectance = np.array([0.85] * 16 + [0.25] * 16 + [1.0] * 32)
+    seen = luminance(light_squares) * reflectance
+    lightness = (116.0 * np.cbrt(seen) - 16.0).astype(np.float32)
+    lightness[32:] = np.nan
+    truth = np.array([1] * 16 + [2] * 16 + [0] * 32)
+    assert lightness[:16].min() < lightness[16:32].max()  # the raw lightness overlaps
+    relative = relative_lightness(lightness, light_squares)
+    assert np.allclose(relative[:32], np.log(reflectance[:32]), atol=1e-4)
+    assert np.isnan(relative[32:]).all()
+    logits = logits_for(list(odds), list(whiteness))
+    assert (split_labels(CONFIG, logits, relative)[0] == truth).all()
+    assert (split_labels(CONFIG, logits, lightness)[0] != truth).sum() >= 1
 
 
 def test_lightness_that_splits_the_pieces_less_clearly_than_the_scores_is_not_used() -> None:
