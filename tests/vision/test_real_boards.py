@@ -17,13 +17,14 @@ from vision.real_boards import load_real_boards, read_board, real_boards_dir, wr
 # network, then 112 with its occupancy split too, then 121 with each tile also read
 # mirrored, then 104 with the pieces' own lightness in the colour split, then 83 with
 # the camera pose's pixel shape and the network retrained with it, then 82 with a
-# second network beside the first, each read once;
+# second network beside the first, then 78 with each piece's lightness against the
+# light squares where it stands, each read once;
 # docs/camera-real-errors.md says what was known before each): lower it when
 # the reader gets better, never raise it to make a change pass. It was raised once,
 # 112 -> 121, for a change chosen on the development part before the held-out part
 # was read with it, whose reading was to be reported and not to choose
 # (docs/camera-development.md, "Each tile read twice").
-HELD_OUT_WRONG = 82
+HELD_OUT_WRONG = 78
 
 
 def test_the_photos_their_labels_and_licences_are_in_the_repository() -> None:
