@@ -42,8 +42,8 @@ NET_SYNTHETIC_WRONG = 6
 # session's network alone, 130 with the colour split, 112 with the occupancy split
 # too, 121 with the mirrored reading too (kept though it read worse: the held-out part
 # chooses nothing), 104 with the lightness too, 83 with the pixels' shape and the
-# network retrained with it, 82 with a second network beside the first, 78 with each piece's lightness against
-# the light squares where it stands
+# network retrained with it, 82 with a second network beside the first, 78 with each
+# piece's lightness against the light squares where it stands
 # (docs/camera-real-errors.md says what was known before
 # each reading). The training recipe and the reader were chosen on the development
 # part and synthetic streams (docs/camera.md); the held-out count only guards them.
