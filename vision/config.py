@@ -272,4 +272,9 @@ class VisionConfig:
     hand_still_seconds: float = 1.0  # a "hand" with no motion this long is a board change
     settle_frames: int = 4  # agreeing still frames before a snapshot
     settle_seconds: float = 0.3  # and at least this long
+    # A square read empty whose log-odds of a piece lie above minus this is sent as
+    # unsure (BoardSnapshot.unsure: the sync asks the players about it, never acts
+    # on it alone); 0: none is. Empty squares read -12 and below; a cream rook on a
+    # cream square about -5, a hidden piece held empty within 1.5 of 0 (ninth session).
+    unsure_log_odds: float = 6.0
     glimpse_frames: int = 3  # a shorter run of agreeing still frames joins the trail

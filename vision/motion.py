@@ -94,15 +94,22 @@ class FrameReading:
     aligned: bool
 
 
-def snapshot_of(reading: SquareReading, timestamp: float, source: str) -> BoardSnapshot:
-    """The snapshot a reading describes (colours for every occupied square)."""
+def snapshot_of(reading: SquareReading, timestamp: float, source: str,
+                unsure_log_odds: float = 0.0) -> BoardSnapshot:
+    """The snapshot a reading describes (colours for every occupied square); a
+    square read empty whose log-odds of a piece lie above ``-unsure_log_odds`` is
+    unsure (0: none is)."""
     colors: dict[int, PieceColor] = {}
+    unsure = chess.SquareSet()
     for row in range(8):
         for col in range(8):
             label = reading.grid[row][col]
             if label != EMPTY:
                 colors[square_at(row, col)] = COLOR_NAMES[label]  # type: ignore[assignment]
-    return BoardSnapshot(chess.SquareSet(colors), colors, timestamp, source)
+            elif unsure_log_odds > 0 and reading.occupancy \
+                    and reading.occupancy[row * 8 + col] > -unsure_log_odds:
+                unsure.add(square_at(row, col))
+    return BoardSnapshot(chess.SquareSet(colors), colors, timestamp, source, unsure=unsure)
 
 
 class Settler:
@@ -110,7 +117,10 @@ class Settler:
 
     A snapshot is sent when ``settle_frames`` still, aligned frames in a row,
     spanning at least ``settle_seconds``, agree on every square, and the
-    board differs from the last snapshot sent (or changed in between). A
+    board differs from the last snapshot sent (or changed in between), or,
+    the board unchanged, the squares it is unsure of (``unsure_log_odds``) are
+    new since a hand was over the board: a pale piece put down on a pale square
+    that the reader cannot call, which the sync may ask about. A
     shorter run of at least ``glimpse_frames`` joins the next snapshot's
     trail (the order of lifts and set-downs too fast to settle).
     """
@@ -124,7 +134,9 @@ class Settler:
         self._occupied = 0
         self._trail: list[Glimpse] = []
         self._trailed: int | None = None
+        self._disturbed = False
         self.last_sent: tuple[str, ...] | None = None
+        self._last_unsure = 0
 
     @property
     def settled(self) -> bool:
@@ -134,6 +146,7 @@ class Settler:
     def reset(self) -> None:
         self._end_run()
         self._grid, self._count = None, 0
+        self._disturbed = True
 
     def _end_run(self) -> None:
         """A run of agreeing frames that did not settle: a glimpse, if long enough."""
@@ -155,13 +168,18 @@ class Settler:
             self._occupied = snapshot_of(frame.reading, 0.0, "").mask
             return None
         self._count += 1
-        if (self._count >= self._config.settle_frames
-                and frame.timestamp - self._since >= self._config.settle_seconds
-                and (grid != self.last_sent or self._trail)):
-            self.last_sent = grid
-            LOGGER.debug("settled board %s", "/".join(grid))
-            snapshot = snapshot_of(frame.reading, frame.timestamp, self._source)
-            snapshot = dataclasses.replace(snapshot, trail=tuple(self._trail))
-            self._trail, self._trailed = [], snapshot.mask
-            return snapshot
-        return None
+        if (self._count < self._config.settle_frames
+                or frame.timestamp - self._since < self._config.settle_seconds):
+            return None
+        snapshot = snapshot_of(frame.reading, frame.timestamp, self._source,
+                               self._config.unsure_log_odds)
+        unsure = int(snapshot.unsure)
+        newly_unsure = self._disturbed and unsure & ~self._last_unsure
+        self._disturbed = False
+        if grid == self.last_sent and not self._trail and not newly_unsure:
+            return None
+        self.last_sent, self._last_unsure = grid, unsure
+        LOGGER.debug("settled board %s", "/".join(grid))
+        snapshot = dataclasses.replace(snapshot, trail=tuple(self._trail))
+        self._trail, self._trailed = [], snapshot.mask
+        return snapshot

@@ -38,6 +38,11 @@ class BoardSnapshot:
     the sensor's debounce time, none as long as the settling time): the order of
     lifts and set-downs too fast to settle, such as a capture made within the
     settling time. Sensors that cannot tell leave it empty.
+
+    ``unsure`` holds squares read empty where the sensor saw some sign of a
+    piece, too weak to call one (a camera: a pale piece on a pale square, a
+    piece hidden behind a nearer one). Sensors that cannot tell leave it empty;
+    the sync may ask the players about them, never act on them alone.
     """
 
     occupied: chess.SquareSet
@@ -45,10 +50,15 @@ class BoardSnapshot:
     timestamp: float = 0.0
     source: str = ""
     trail: tuple[Glimpse, ...] = ()
+    unsure: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
 
     def __post_init__(self) -> None:
         # Freeze the inputs: a snapshot must not change after it is sent.
         object.__setattr__(self, "occupied", chess.SquareSet(int(self.occupied)))
+        object.__setattr__(self, "unsure", chess.SquareSet(int(self.unsure)))
+        if int(self.unsure) & int(self.occupied):
+            both = ", ".join(chess.square_name(sq) for sq in self.unsure & self.occupied)
+            raise ValueError(f"unsure squares must be read empty, not occupied: {both}")
         object.__setattr__(self, "trail", tuple(self.trail))
         for glimpse in self.trail:
             if not isinstance(glimpse, Glimpse) or not 0 <= glimpse.mask < 1 << 64:

@@ -117,7 +117,8 @@ class BoardSync:
         self._snapshot: BoardSnapshot | None = None
         self._mask = 0
         self._colours: Colours | None = None
-        self._decided: tuple[int, Colours | None, int] | None = None
+        self._unsure = 0
+        self._decided: tuple[int, Colours | None, int, int] | None = None
         self._generation = 0
         self._result = SyncResult(SyncKind.WAITING, "No board seen yet.")
         self._choices: tuple[Choice, ...] = ()
@@ -148,22 +149,35 @@ class BoardSync:
         self._unsubscribe()
 
     def update(self, snapshot: BoardSnapshot) -> SyncResult:
-        """Decide what a settled snapshot means; commit the action if it is certain."""
+        """Decide what a settled snapshot means; commit the action if it is certain.
+
+        A square the sensor is unsure of (``snapshot.unsure``: read empty, with some
+        sign of a piece) where the game has a piece counts as holding that piece: a
+        pale piece on a pale square the players confirmed is not taken for lifted
+        every time the sensor reads it weakly."""
         colours = snapshot_colours(snapshot)
         position = self._current()
-        key = (snapshot.mask, colours, self._generation)
+        held = int(snapshot.unsure) & position.mask
+        mask = snapshot.mask | held
+        if colours is not None and held:
+            (white, black, blue), (game_white, game_black, game_blue) = colours, position.colours
+            colours = (white | (game_white & held), black | (game_black & held),
+                       blue | (game_blue & held))
+        key = (mask, colours, int(snapshot.unsure), self._generation)
         first = self._snapshot is None
         self._snapshot = snapshot
         if key == self._decided and not snapshot.trail:
             return self._result
-        self._mask = snapshot.mask
+        self._mask = mask
         self._colours = colours
+        self._unsure = int(snapshot.unsure) & ~held
+        glimpses = [dataclasses.replace(g, mask=g.mask | held) for g in snapshot.trail]
         if first:
             # What the board showed before anyone was watching is not an action.
-            self._trail.reset(snapshot.mask, own=position.board.occupied_co[position.turn])
+            self._trail.reset(mask, own=position.board.occupied_co[position.turn])
         else:
-            self._trail.observe(snapshot.mask, snapshot.timestamp, snapshot.trail)
-        return self._finish(self._decide(position, snapshot.mask, colours))
+            self._trail.observe(mask, snapshot.timestamp, glimpses)
+        return self._finish(self._decide(position, mask, colours))
 
     def refresh(self) -> SyncResult:
         """Decide again on the last snapshot (call after the game changed elsewhere:
@@ -234,7 +248,7 @@ class BoardSync:
         # A repeated snapshot gets the same answer, but not a commit twice: after a
         # commit the same board is decided again (in sync).
         self._decided = None if result.committed else (self._mask, self._colours,
-                                                       self._generation)
+                                                       self._unsure, self._generation)
         if result.kind not in (SyncKind.IN_SYNC, SyncKind.WAITING):
             LOGGER.info("sync: %s: %s", result.kind.value, result.message)
         return result
@@ -262,6 +276,9 @@ class BoardSync:
                 question = self._captured_elsewhere(pos, mask)
                 if question is not None:
                     return question
+            unseen = self._unsure_placement(pos)
+            if unseen is not None:
+                return unseen
             return self._in_sync(pos)
         trail = self._trail
         fits = [e for e in pos.index.get(mask, ()) if self._fits(e, colours)]
@@ -432,6 +449,29 @@ class BoardSync:
             origin = move.from_square if mover is None else mover
             return self._trail.captured(origin, expected.capture)
         return True
+
+    def _unsure_placement(self, pos: Position) -> SyncResult | None:
+        """A card's piece is to be placed, the board shows what it showed, and the
+        sensor saw some sign of a piece on squares where it may go (a pale piece on
+        a pale square, a piece behind a nearer one): ask whether it stands there,
+        never assume."""
+        if not self._unsure or pos.pending is None or pos.removals or pos.over:
+            return None
+        drops = [e.move for square in chess.scan_forward(self._unsure)
+                 for e in pos.index.get(pos.mask | chess.BB_SQUARES[square], ())
+                 if e.move is not None and e.move.drop]
+        if not drops:
+            return None
+        kind, _ = parse_card_letter(pos.pending)
+        name, side = card_name(kind), _side(pos.turn)
+        where = [chess.square_name(move.to_square) for move in drops]
+        choices = tuple(Choice(f"the {name} on {square}", move=move)
+                        for square, move in zip(where, drops, strict=True))
+        question = (f"Is {side}'s {name} on {where[0]}?" if len(drops) == 1
+                    else f"Where is {side}'s {name}: {', or '.join(where)}?")
+        return SyncResult(SyncKind.ASK, f"{question} The camera cannot tell for sure.",
+                          led=LedHint(targets=chess.SquareSet(m.to_square for m in drops)),
+                          choices=choices)
 
     def _in_sync(self, pos: Position) -> SyncResult:
         side = _side(pos.turn)

@@ -7,6 +7,7 @@ import dataclasses
 import chess
 import numpy as np
 
+from companion.sensors import BoardSnapshot
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
@@ -99,3 +100,32 @@ def test_a_board_seen_briefly_goes_with_the_next_snapshot_as_its_trail() -> None
     timeline = [EMPTY] * 12 + [ONE] * (CONFIG.glimpse_frames - 1) + [EMPTY] * 12
     sent = [r for i, g in enumerate(timeline) if (r := settler.feed(frame(i * 0.05, g)))]
     assert [s.mask for s in sent] == [0] and sent[0].trail == ()
+
+
+def test_a_newly_unsure_square_after_a_hand_is_sent_though_the_board_is_unchanged() -> None:
+    settler = Settler(CONFIG)
+    hand = dataclasses.replace(STILL, hand=True)
+    sure = tuple(-20.0 for _ in range(64))
+    weak = tuple(-4.5 if i == 27 else -20.0 for i in range(64))  # d5 (row 3, col 3)
+
+    def feed(grid: tuple[str, ...], odds: tuple[float, ...], t: float,
+             disturbance: Disturbance = STILL) -> object:
+        return settler.feed(FrameReading(t, SquareReading(grid, odds), disturbance, 3.0, True))
+
+    first = [feed(ONE, sure, i * 0.1) for i in range(6)]
+    assert sum(s is not None for s in first) == 1
+    # A hand puts down a pale piece the reader cannot call: the board reads as before,
+    # but d5 is now unsure. Sent once, with it.
+    feed(ONE, sure, 0.7, hand)
+    after = [feed(ONE, weak, 0.8 + i * 0.1) for i in range(6)]
+    sent = [s for s in after if s is not None]
+    assert len(sent) == 1 and isinstance(sent[0], BoardSnapshot)
+    assert sent[0].unsure == chess.SquareSet([chess.D5]) and sent[0].mask == chess.BB_E4
+    # Still unsure after the next hand, nothing new: not sent again. Not unsure at all
+    # with 0 (the setting off).
+    feed(ONE, weak, 1.5, hand)
+    assert all(feed(ONE, weak, 1.6 + i * 0.1) is None for i in range(6))
+    off = Settler(dataclasses.replace(CONFIG, unsure_log_odds=0.0))
+    snaps = [off.feed(FrameReading(i * 0.1, SquareReading(ONE, weak), STILL, 3.0, True))
+             for i in range(6)]
+    assert [s.unsure for s in snaps if s is not None] == [chess.SquareSet()]
