@@ -135,6 +135,8 @@ class Settler:
         self._trail: list[Glimpse] = []
         self._trailed: int | None = None
         self._disturbed = False
+        self._flicker = 0  # squares (bit = row * 8 + col) that flickered near 0 in this run
+        self._odds: tuple[float, ...] = ()
         self.last_sent: tuple[str, ...] | None = None
         self._last_unsure = 0
 
@@ -146,7 +148,47 @@ class Settler:
     def reset(self) -> None:
         self._end_run()
         self._grid, self._count = None, 0
+        self._flicker = 0
         self._disturbed = True
+
+    def _masked(self, reading: SquareReading) -> tuple[str, ...]:
+        """The reading's grid with the squares that flickered in this run as "?"."""
+        if not self._flicker:
+            return reading.grid
+        cells = list("".join(reading.grid))
+        for index in range(64):
+            if self._flicker >> index & 1:
+                cells[index] = "?"
+        text = "".join(cells)
+        return tuple(text[row * 8:(row + 1) * 8] for row in range(8))
+
+    def _flickers(self, reading: SquareReading) -> bool:
+        """Whether ``reading`` differs from the run only on squares whose log-odds lie
+        within ``unsure_log_odds`` of 0 now and in the run's last frame (then they
+        join the run's flickering squares)."""
+        band = self._config.unsure_log_odds
+        if self._grid is None or band <= 0 or not reading.occupancy or not self._odds:
+            return False
+        now, before = "".join(self._masked(reading)), "".join(self._grid)
+        differ = [i for i in range(64) if now[i] != before[i]]
+        if not differ or any(abs(reading.occupancy[i]) >= band or abs(self._odds[i]) >= band
+                             for i in differ):
+            return False
+        for index in differ:
+            self._flicker |= 1 << index
+        return True
+
+    def _settled_reading(self, reading: SquareReading) -> SquareReading:
+        """``reading`` with the squares that flickered in the run read empty, their
+        log-odds 0: sent as unsure, never as a piece."""
+        if not self._flicker:
+            return reading
+        grid = "".join(EMPTY if self._flicker >> i & 1 else c
+                       for i, c in enumerate("".join(reading.grid)))
+        odds = tuple(0.0 if self._flicker >> i & 1 else v
+                     for i, v in enumerate(reading.occupancy))
+        return dataclasses.replace(reading, grid=tuple(grid[r * 8:(r + 1) * 8] for r in range(8)),
+                                   occupancy=odds)
 
     def _end_run(self) -> None:
         """A run of agreeing frames that did not settle: a glimpse, if long enough."""
@@ -161,24 +203,31 @@ class Settler:
         if frame.reading is None or not frame.disturbance.still or not frame.aligned:
             self.reset()
             return None
-        grid = frame.reading.grid
-        if grid != self._grid:
+        reading = frame.reading
+        grid = self._masked(reading)
+        if grid != self._grid and not self._flickers(reading):
             self._end_run()
-            self._grid, self._count, self._since = grid, 1, frame.timestamp
-            self._occupied = snapshot_of(frame.reading, 0.0, "").mask
+            self._flicker = 0
+            self._grid, self._count, self._since = self._masked(reading), 1, frame.timestamp
+            self._odds = reading.occupancy
+            self._occupied = snapshot_of(reading, 0.0, "").mask
             return None
+        grid = self._masked(reading)
+        self._grid, self._odds = grid, reading.occupancy
         self._count += 1
         if (self._count < self._config.settle_frames
                 or frame.timestamp - self._since < self._config.settle_seconds):
             return None
-        snapshot = snapshot_of(frame.reading, frame.timestamp, self._source,
+        settled = self._settled_reading(reading)
+        snapshot = snapshot_of(settled, frame.timestamp, self._source,
                                self._config.unsure_log_odds)
         unsure = int(snapshot.unsure)
         newly_unsure = self._disturbed and unsure & ~self._last_unsure
         self._disturbed = False
-        if grid == self.last_sent and not self._trail and not newly_unsure:
+        if settled.grid == self.last_sent and not self._trail and not newly_unsure:
             return None
-        self.last_sent, self._last_unsure = grid, unsure
+        self.last_sent, self._last_unsure = settled.grid, unsure
+        grid = settled.grid
         LOGGER.debug("settled board %s", "/".join(grid))
         snapshot = dataclasses.replace(snapshot, trail=tuple(self._trail))
         self._trail, self._trailed = [], snapshot.mask

@@ -22,7 +22,10 @@ ONE = ("........",) * 4 + ("....w...",) + ("........",) * 3
 
 def frame(t: float, grid: tuple[str, ...] | None, disturbance: Disturbance = STILL,
           aligned: bool = True) -> FrameReading:
-    reading = None if grid is None else SquareReading(grid, (0.0,) * 64)
+    # Clear log-odds, as the reader gives a piece in the open or a bare square: the
+    # settler treats squares near 0 as unsure (VisionConfig.unsure_log_odds).
+    odds = () if grid is None else tuple(15.0 if c != "." else -15.0 for c in "".join(grid))
+    reading = None if grid is None else SquareReading(grid, odds)
     return FrameReading(t, reading, disturbance, 3.0, aligned)
 
 
@@ -129,3 +132,37 @@ def test_a_newly_unsure_square_after_a_hand_is_sent_though_the_board_is_unchange
     snaps = [off.feed(FrameReading(i * 0.1, SquareReading(ONE, weak), STILL, 3.0, True))
              for i in range(6)]
     assert [s.unsure for s in snaps if s is not None] == [chess.SquareSet()]
+
+
+def test_a_square_flickering_near_the_threshold_lets_the_board_settle_as_unsure() -> None:
+    """Watched game 510: a cream rook on c4 reads occupied in some frames and empty in
+    others, its log-odds within a few of 0, so no run of frames agreed and nothing was
+    sent. Now the run agrees on the rest and the square is sent as unsure, never as a
+    piece; a square changing with clear log-odds still starts a new run."""
+    settler = Settler(CONFIG)
+    clear = tuple(15.0 if i == 36 else -15.0 for i in range(64))  # the piece on e4
+    sent = [settler.feed(FrameReading(i * 0.1, SquareReading(ONE, clear), STILL, 3.0, True))
+            for i in range(6)]
+    assert sum(s is not None for s in sent) == 1
+    hand = dataclasses.replace(STILL, hand=True)
+    settler.feed(FrameReading(0.7, SquareReading(ONE, clear), hand, 3.0, True))
+    flicker = ("........",) * 4 + ("..w.w...",) + ("........",) * 3  # c4 on and off
+    frames = []
+    for i in range(8):
+        on = i % 2 == 0
+        odds = tuple(15.0 if k == 36 else (1.6 if on else -1.5) if k == 34 else -15.0
+                     for k in range(64))
+        frames.append(settler.feed(FrameReading(0.8 + i * 0.1, SquareReading(
+            flicker if on else ONE, odds), STILL, 3.0, True)))
+    out = [s for s in frames if s is not None]
+    assert len(out) == 1 and out[0].mask == chess.BB_E4
+    assert out[0].unsure == chess.SquareSet([chess.C4])
+    # A clear change (a piece put down with log-odds 15) is a new board, not a flicker.
+    settler = Settler(CONFIG)
+    before = [settler.feed(FrameReading(i * 0.1, SquareReading(ONE, clear), STILL, 3.0, True))
+              for i in range(6)]
+    placed = tuple(15.0 if k in (34, 36) else -15.0 for k in range(64))
+    after = [settler.feed(FrameReading(0.6 + i * 0.1, SquareReading(flicker, placed), STILL,
+                                       3.0, True)) for i in range(6)]
+    assert sum(s is not None for s in before) == 1
+    assert [s.mask for s in after if s is not None] == [chess.BB_E4 | chess.BB_C4]
