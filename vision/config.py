@@ -274,7 +274,9 @@ class VisionConfig:
     settle_seconds: float = 0.3  # and at least this long
     # A square read empty whose log-odds of a piece lie above minus this is sent as
     # unsure (BoardSnapshot.unsure: the sync asks the players about it, never acts
-    # on it alone); 0: none is. Empty squares read -12 and below; a cream rook on a
-    # cream square about -5, a hidden piece held empty within 1.5 of 0 (ninth session).
+    # on it alone); 0: none is. In the watched games looked at, empty squares read -12
+    # and below, a cream rook on a cream square about -5, a hidden piece held empty within
+    # 1.5 of 0 (ninth session). A still run's frames that differ only on squares within
+    # this of 0 agree, and those squares are sent as unsure too (Settler).
     unsure_log_odds: float = 6.0
     glimpse_frames: int = 3  # a shorter run of agreeing still frames joins the trail

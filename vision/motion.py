@@ -128,15 +128,15 @@ class Settler:
     def __init__(self, config: VisionConfig, source: str = "camera") -> None:
         self._config = config
         self._source = source
-        self._grid: tuple[str, ...] | None = None
+        self._cells: str | None = None  # the run's 64 labels, "?" where it flickered
+        self._odds: tuple[float, ...] = ()  # the run's last log-odds
+        self._flicker: set[int] = set()  # squares (row * 8 + col) that flickered near 0
         self._count = 0
         self._since = 0.0
         self._occupied = 0
         self._trail: list[Glimpse] = []
         self._trailed: int | None = None
-        self._disturbed = False
-        self._flicker = 0  # squares (bit = row * 8 + col) that flickered near 0 in this run
-        self._odds: tuple[float, ...] = ()
+        self._disturbed = False  # a hand or motion since the last settled run
         self.last_sent: tuple[str, ...] | None = None
         self._last_unsure = 0
 
@@ -147,35 +147,25 @@ class Settler:
 
     def reset(self) -> None:
         self._end_run()
-        self._grid, self._count = None, 0
-        self._flicker = 0
+        self._cells, self._count, self._flicker = None, 0, set()
         self._disturbed = True
 
-    def _masked(self, reading: SquareReading) -> tuple[str, ...]:
-        """The reading's grid with the squares that flickered in this run as "?"."""
-        if not self._flicker:
-            return reading.grid
-        cells = list("".join(reading.grid))
-        for index in range(64):
-            if self._flicker >> index & 1:
-                cells[index] = "?"
-        text = "".join(cells)
-        return tuple(text[row * 8:(row + 1) * 8] for row in range(8))
+    def _marked(self, cells: str, mark: str) -> str:
+        """``cells`` (64 labels) with the run's flickering squares as ``mark``."""
+        return "".join(mark if i in self._flicker else c for i, c in enumerate(cells))
 
-    def _flickers(self, reading: SquareReading) -> bool:
-        """Whether ``reading`` differs from the run only on squares whose log-odds lie
-        within ``unsure_log_odds`` of 0 now and in the run's last frame (then they
-        join the run's flickering squares)."""
+    def _flickers(self, cells: str, odds: tuple[float, ...]) -> bool:
+        """Whether a frame's labels ``cells`` differ from the run's only on squares
+        whose log-odds lie within ``unsure_log_odds`` of 0 in it and in the run's last
+        frame; those squares then join the run's flickering squares."""
         band = self._config.unsure_log_odds
-        if self._grid is None or band <= 0 or not reading.occupancy or not self._odds:
+        if self._cells is None or band <= 0 or not odds or not self._odds:
             return False
-        now, before = "".join(self._masked(reading)), "".join(self._grid)
-        differ = [i for i in range(64) if now[i] != before[i]]
-        if not differ or any(abs(reading.occupancy[i]) >= band or abs(self._odds[i]) >= band
-                             for i in differ):
+        now = self._marked(cells, "?")
+        differ = [i for i in range(64) if now[i] != self._cells[i]]
+        if any(abs(odds[i]) >= band or abs(self._odds[i]) >= band for i in differ):
             return False
-        for index in differ:
-            self._flicker |= 1 << index
+        self._flicker.update(differ)
         return True
 
     def _settled_reading(self, reading: SquareReading) -> SquareReading:
@@ -183,37 +173,39 @@ class Settler:
         log-odds 0: sent as unsure, never as a piece."""
         if not self._flicker:
             return reading
-        grid = "".join(EMPTY if self._flicker >> i & 1 else c
-                       for i, c in enumerate("".join(reading.grid)))
-        odds = tuple(0.0 if self._flicker >> i & 1 else v
-                     for i, v in enumerate(reading.occupancy))
-        return dataclasses.replace(reading, grid=tuple(grid[r * 8:(r + 1) * 8] for r in range(8)),
-                                   occupancy=odds)
+        cells = self._marked("".join(reading.grid), EMPTY)
+        odds = tuple(0.0 if i in self._flicker else v for i, v in enumerate(reading.occupancy))
+        return dataclasses.replace(reading, occupancy=odds,
+                                   grid=tuple(cells[r * 8:(r + 1) * 8] for r in range(8)))
 
     def _end_run(self) -> None:
-        """A run of agreeing frames that did not settle: a glimpse, if long enough."""
-        if self._grid is not None and self._grid != self.last_sent \
-                and self._count >= self._config.glimpse_frames \
-                and self._occupied != self._trailed:
-            self._trail = [*self._trail[-(TRAIL_LIMIT - 1):],
-                           Glimpse(self._occupied, self._since)]
-            self._trailed = self._occupied
+        """A run of agreeing frames that did not settle: a glimpse, if long enough
+        (its flickering squares, never called, left out)."""
+        if self._cells is None or self._count < self._config.glimpse_frames:
+            return
+        flickered = sum(chess.BB_SQUARES[square_at(i // 8, i % 8)] for i in self._flicker)
+        occupied = self._occupied & ~flickered
+        cells = self._marked(self._cells, EMPTY)
+        if self.last_sent is not None and cells == "".join(self.last_sent):
+            return
+        if occupied != self._trailed:
+            self._trail = [*self._trail[-(TRAIL_LIMIT - 1):], Glimpse(occupied, self._since)]
+            self._trailed = occupied
 
     def feed(self, frame: FrameReading) -> BoardSnapshot | None:
         if frame.reading is None or not frame.disturbance.still or not frame.aligned:
             self.reset()
             return None
         reading = frame.reading
-        grid = self._masked(reading)
-        if grid != self._grid and not self._flickers(reading):
+        cells = "".join(reading.grid)
+        if self._marked(cells, "?") != self._cells and not self._flickers(cells,
+                                                                          reading.occupancy):
             self._end_run()
-            self._flicker = 0
-            self._grid, self._count, self._since = self._masked(reading), 1, frame.timestamp
+            self._cells, self._count, self._since, self._flicker = cells, 1, frame.timestamp, set()
             self._odds = reading.occupancy
             self._occupied = snapshot_of(reading, 0.0, "").mask
             return None
-        grid = self._masked(reading)
-        self._grid, self._odds = grid, reading.occupancy
+        self._cells, self._odds = self._marked(cells, "?"), reading.occupancy
         self._count += 1
         if (self._count < self._config.settle_frames
                 or frame.timestamp - self._since < self._config.settle_seconds):
@@ -227,8 +219,7 @@ class Settler:
         if settled.grid == self.last_sent and not self._trail and not newly_unsure:
             return None
         self.last_sent, self._last_unsure = settled.grid, unsure
-        grid = settled.grid
-        LOGGER.debug("settled board %s", "/".join(grid))
+        LOGGER.debug("settled board %s", "/".join(settled.grid))
         snapshot = dataclasses.replace(snapshot, trail=tuple(self._trail))
         self._trail, self._trailed = [], snapshot.mask
         return snapshot

@@ -137,10 +137,10 @@ def tile_lightness(rows: FloatArray) -> FloatArray:
     return out
 
 
-def luminance(lightness: npt.ArrayLike) -> FloatArray:
+def luminance(lightness: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Relative luminance (0 to 1) of Lab lightness L (0 to 100; the cube above
     the CIE's linear toe, which no piece or square reaches)."""
-    return np.asarray(((np.asarray(lightness, np.float64) + 16.0) / 116.0) ** 3, np.float32)
+    return np.asarray(((np.asarray(lightness, np.float64) + 16.0) / 116.0) ** 3)
 
 
 def relative_lightness(lightness: FloatArray, light_squares: FloatArray) -> FloatArray:

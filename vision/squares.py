@@ -36,6 +36,7 @@ from vision.square_net import (
     NET_FILE,
     TileMaps,
     load_net,
+    luminance,
     mirrored,
     piece_log_odds,
     relative_lightness,
@@ -670,10 +671,8 @@ def brightening(config: VisionConfig, light_l: float) -> float:
     """
     if light_l >= config.dim_light_l:
         return 1.0
-
-    def luminance(lightness: float) -> float:
-        return float(((max(lightness, 8.0) + 16.0) / 116.0) ** 3)
-    return float((luminance(config.dim_light_l) / luminance(light_l)) ** (1 / 2.2))
+    ratio = luminance(max(config.dim_light_l, 8.0)) / luminance(max(light_l, 8.0))
+    return float(float(ratio) ** (1 / 2.2))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
