@@ -473,6 +473,38 @@ class BoardSync:
                           led=LedHint(targets=chess.SquareSet(m.to_square for m in drops)),
                           choices=choices)
 
+    def _unsure_move(self, pos: Position, mover: chess.Square) -> SyncResult | None:
+        """A piece of the side to move is gone from ``mover``, nothing else changed,
+        and the sensor saw some sign of a piece on squares it may move to (a pale
+        piece set on a pale square): ask whether it went there, never assume. Not
+        asked when touch-move is enforced and another piece was lifted first (the
+        lifted-piece message says so)."""
+        touched = self._trail.touched
+        if self.touch_move == "enforce" and touched is not None and touched != mover \
+                and pos.targets(touched):
+            return None
+        unsure = self._unsure & int(pos.targets(mover))
+        if not unsure:
+            return None
+        rest = pos.mask & ~chess.BB_SQUARES[mover]
+        moves = [e.move for square in chess.scan_forward(unsure)
+                 for e in pos.index.get(rest | chess.BB_SQUARES[square], ())
+                 if e.move is not None and not e.move.drop and e.move.from_square == mover
+                 and e.capture is None]
+        if not moves:
+            return None
+        board = pos.board
+        name = piece_words(board, mover)
+        where = list(dict.fromkeys(chess.square_name(move.to_square) for move in moves))
+        choices = tuple(Choice(f"play {board.san(move)}", move=move) for move in moves)
+        question = (f"Did the {name} go from {chess.square_name(mover)} to {where[0]}?"
+                    if len(where) == 1 else
+                    f"Where did the {name} from {chess.square_name(mover)} go: "
+                    f"{', or '.join(where)}?")
+        return SyncResult(SyncKind.ASK, f"{question} The camera cannot tell for sure.",
+                          led=LedHint(targets=chess.SquareSet(m.to_square for m in moves)),
+                          choices=choices)
+
     def _in_sync(self, pos: Position) -> SyncResult:
         side = _side(pos.turn)
         last = _move_squares(pos.last_move)
@@ -783,7 +815,7 @@ class BoardSync:
                     mover, victim)), mask, colours)
             if recoloured:
                 return None
-            return self._lifted(pos, mover)
+            return self._unsure_move(pos, mover) or self._lifted(pos, mover)
         if recoloured:
             return None
         if opp and not own:

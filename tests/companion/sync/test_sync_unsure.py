@@ -15,14 +15,14 @@ SQ = chess.parse_square
 
 
 def snapshot(board: chess.BaseBoard, *, unsure: tuple[str, ...] = (),
-             extra: dict[str, str] | None = None) -> BoardSnapshot:
+             extra: dict[str, str] | None = None, at: float = 0.0) -> BoardSnapshot:
     """A colour sensor's view of ``board`` (plus ``extra`` pieces by colour), unsure of
     ``unsure`` (read empty)."""
     seen = BoardSnapshot.of_board(board, with_colors=True)
     colors = dict(seen.colors or {})
     for name, colour in (extra or {}).items():
         colors[SQ(name)] = colour  # type: ignore[assignment]
-    return BoardSnapshot(chess.SquareSet(colors), colors,
+    return BoardSnapshot(chess.SquareSet(colors), colors, timestamp=at,
                          unsure=chess.SquareSet(SQ(name) for name in unsure))
 
 
@@ -74,3 +74,69 @@ def test_unsure_squares_are_no_question_without_a_pending_placement_or_a_legal_o
     result = sync.update(snapshot(game.board, unsure=("a8",)))
     assert result.kind == SyncKind.IN_SYNC and "place" in result.message
     assert sync.update(snapshot(game.board, unsure=("a8", "c5"))).kind == SyncKind.ASK
+
+
+def without(board: chess.Board, *names: str) -> chess.Board:
+    lifted = board.copy()
+    for name in names:
+        lifted.remove_piece_at(SQ(name))
+    return lifted
+
+
+def test_a_moved_piece_the_sensor_is_unsure_of_is_asked_about_then_held() -> None:
+    game = game_after("K@e1 k@h8 R@a1 p@a7")
+    sync = BoardSync(game)
+    assert sync.update(snapshot(game.board)).kind == SyncKind.IN_SYNC
+    before = game.board.copy()
+    # The rook is set down on a5, a pale piece on a pale square: the camera sees a1
+    # empty and a5 unsure (h5 too, which the rook cannot reach). Asked, not committed.
+    asked = sync.update(snapshot(without(before, "a1"), unsure=("a5", "h5")))
+    assert asked.kind == SyncKind.ASK and not asked.committed, asked.message
+    assert asked.message.startswith("Did the white rook go from a1 to a5?")
+    assert "camera cannot tell" in asked.message
+    assert [c.move for c in asked.choices] == [chess.Move.from_uci("a1a5")]
+    assert asked.led.targets == chess.SquareSet([SQ("a5")])
+    assert len(game.board.move_stack) == len(before.move_stack)
+    done = sync.choose(0)
+    assert done.committed and game.board.piece_at(SQ("a5")) == chess.Piece(chess.ROOK, True)
+    # Still read weakly, the confirmed rook counts as standing: Black to play, in sync.
+    result = sync.update(snapshot(without(game.board, "a5"), unsure=("a5",)))
+    assert result.kind == SyncKind.IN_SYNC, result.message
+
+
+def test_a_lifted_piece_is_no_question_when_no_square_it_may_reach_is_unsure() -> None:
+    game = game_after("K@e1 k@h8 R@a1 p@a7")
+    sync = BoardSync(game)
+    sync.update(snapshot(game.board))
+    played = len(game.board.move_stack)
+    # h5 is out of the rook's reach and a7 holds a black pawn (a capture shows on the
+    # board): the rook is only lifted.
+    result = sync.update(snapshot(without(game.board, "a1"), unsure=("h5",)))
+    assert result.kind == SyncKind.WAITING and "lifted from a1" in result.message
+    assert len(game.board.move_stack) == played
+    # Two squares it may reach: both offered.
+    asked = sync.update(snapshot(without(game.board, "a1"), unsure=("a5", "c1")))
+    assert asked.kind == SyncKind.ASK
+    assert asked.message.startswith("Where did the white rook from a1 go: c1, or a5?")
+    assert {c.move for c in asked.choices} == {chess.Move.from_uci("a1a5"),
+                                               chess.Move.from_uci("a1c1")}
+
+
+def test_with_touch_move_enforced_only_the_piece_touched_first_is_asked_about() -> None:
+    game = game_after("K@e1 k@h8 R@a1 p@a7")
+    sync = BoardSync(game, touch_move="enforce")
+    sync.update(snapshot(game.board))
+    # The king is lifted, held, set back, then the rook is lifted: the king must move.
+    sync.update(snapshot(without(game.board, "e1"), at=1.0))
+    sync.update(snapshot(game.board, at=4.0))
+    result = sync.update(snapshot(without(game.board, "a1"), unsure=("a5",), at=6.0))
+    assert result.kind == SyncKind.WAITING, result.message
+    assert "Touch-move" in result.message
+    # With touch-move off the same board is asked about.
+    game = game_after("K@e1 k@h8 R@a1 p@a7")
+    sync = BoardSync(game, touch_move="off")
+    sync.update(snapshot(game.board))
+    sync.update(snapshot(without(game.board, "e1"), at=1.0))
+    sync.update(snapshot(game.board, at=4.0))
+    result = sync.update(snapshot(without(game.board, "a1"), unsure=("a5",), at=6.0))
+    assert result.kind == SyncKind.ASK, result.message
