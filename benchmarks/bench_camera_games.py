@@ -234,7 +234,15 @@ def render_game(seed: int, steps: list[Step]) -> tuple[list[synthetic.VideoFrame
         frames += clip
         if end > begin:
             current = positions[end - 1]
-    return frames, starts
+    # The camera keeps watching after the last action: the board rests as after an
+    # event (a tall piece's top over the board's edge strip is taken for an arm until
+    # nothing has moved for hand_still_seconds, so the last action needs that long).
+    rest = synthetic.video(scene.with_pieces(current), [], still_frames=REST,
+                           seed=seed * 100 + 99)
+    if shade is not None:
+        rest = [dataclasses.replace(f, image=np.clip(f.image * shade[..., None], 0, 255)
+                                    .astype(np.uint8)) for f in rest]
+    return frames + rest, starts
 
 
 def read_snapshots(frames: list[synthetic.VideoFrame], empty_start: bool) -> list[BoardSnapshot]:
