@@ -8,6 +8,10 @@ and per board. ``--reference`` reads instead every photo that has an empty photo
 its board taken from the same camera (a tripod: ``vision.real_boards.tripod_pairs``)
 against that empty photo as its reference, as a game's camera does once it has seen
 the empty board; its peer is then the same reader without the reference.
+A photo read without a reference also lists the squares it is unsure of
+(``VisionConfig.photo_unsure_margin``), as ``classify`` does: a wrong square among
+them is marked ``(listed unsure)``, and each part's line says how many squares
+were listed and how many of the squares read empty or occupied wrongly they hold.
 ``--draw DIR`` also writes each photo with a wrong square as a PNG,
 every wrong square outlined in red with ``expected>read`` beside it, to look at.
 
@@ -36,6 +40,7 @@ from vision.real_boards import (
     RealBoardPhoto,
     load_real_boards,
     read_board,
+    read_photo,
     tripod_pairs,
     wrong_squares,
 )
@@ -115,11 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     wrong: Counter[str] = Counter()
     peer_wrong: Counter[str] = Counter()
     squares: Counter[str] = Counter()
+    listed: Counter[str] = Counter()  # unsure squares listed, occupancy errors among them
     reader_s = peer_s = 0.0
     for photo, empty in pairs:
         start = time.perf_counter()
-        read = read_board(config, photo, empty)
+        reading = read_photo(config, photo, empty)
         reader_s += time.perf_counter() - start
+        read = reading.grid
+        unsure = set(reading.unsure(config.photo_unsure_margin)) if empty is None else set()
+        truth_on = [c != "." for c in "".join(photo.grid)]
+        read_on = [c != "." for c in "".join(read)]
+        occupancy_wrong = {i for i in range(64) if truth_on[i] != read_on[i]}
         start = time.perf_counter()
         plain = plain_read(photo) if empty is None else read_board(config, photo)
         peer_s += time.perf_counter() - start
@@ -128,11 +139,16 @@ def main(argv: list[str] | None = None) -> int:
             squares[key] += 64
             wrong[key] += len(misread)
             peer_wrong[key] += len(wrong_squares(photo.grid, plain))
+            listed[f"{key} unsure"] += len(unsure)
+            listed[f"{key} errors"] += len(occupancy_wrong)
+            listed[f"{key} errors unsure"] += len(occupancy_wrong & unsure)
         for item in misread:
             square, change = item.split()
             expected, got = change.split("->")
+            index = (8 - int(square[1])) * 8 + FILES.index(square[0])
+            note = "  (listed unsure)" if index in unsure else ""
             print(f"{photo.split:8s} {photo.path.name:14s} {square}  "
-                  f"expected {expected}  read {got}")
+                  f"expected {expected}  read {got}{note}")
         if args.draw is not None and misread:
             cv2.imwrite(str(args.draw / f"{photo.path.stem}.png"), draw_errors(photo, misread))
     print()
@@ -141,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
         n, bad = squares[key], wrong[key]
         print(f"{key:17s} {n // 64:3d} photos: {n - bad} of {n} squares right "
               f"({100 * (n - bad) / n:.2f}%), {bad} wrong; {peer_name} {peer_wrong[key]} wrong")
+        if not args.reference:
+            print(f"{'':17s} unsure listed: {listed[key + ' unsure']} squares "
+                  f"({listed[key + ' unsure'] * 64 / n:.2f} a photo), holding "
+                  f"{listed[key + ' errors unsure']} of {listed[key + ' errors']} squares "
+                  f"read empty or occupied wrongly")
     total, peer_total = sum(wrong[s] for s in SPLITS), sum(peer_wrong[s] for s in SPLITS)
     print(f"ratio {peer_name} / reader (wrong squares): {peer_total / max(total, 1):.2f} "
           f"({peer_total} / {total}); time a photo: reader {1e3 * reader_s / len(photos):.1f} ms, "

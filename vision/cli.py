@@ -28,7 +28,7 @@ from vision.geometry import BoardGeometry, Image, parse_corners, warp
 from vision.locate import Located, locate
 from vision.markers import write_sheet
 from vision.reader import CameraBoardReader, open_capture, parse_source
-from vision.squares import make_sampler, read_squares
+from vision.squares import SquareReading, make_sampler, read_squares
 
 LOGGER = logging.getLogger(__name__)
 
@@ -215,11 +215,21 @@ def _read_image(path: Path, what: str = "image") -> Image:
 
 
 def classify_image(config: VisionConfig, image: Image, geometry: BoardGeometry,
-                   reference: Image | None = None) -> tuple[str, ...]:
-    """The grid of one photo with a known geometry (rank 8 first)."""
+                   reference: Image | None = None) -> SquareReading:
+    """The reading of one photo with a known geometry (its grid rank 8 first)."""
     sampler = make_sampler(config, geometry)
     ref_warp = warp(config, reference, geometry) if reference is not None else None
-    return read_squares(config, sampler, warp(config, image, geometry), ref_warp).grid
+    return read_squares(config, sampler, warp(config, image, geometry), ref_warp)
+
+
+UNSURE_LISTED = 8  # more unsure squares than this are counted, not named
+
+
+def unsure_names(config: VisionConfig, reading: SquareReading) -> list[str]:
+    """The squares a photo read without a reference is unsure of, by name
+    (``config.photo_unsure_margin``), a8 first."""
+    return [chess.square_name(chess.square(index % 8, 7 - index // 8))
+            for index in reading.unsure(config.photo_unsure_margin)]
 
 
 def run_classify(args: argparse.Namespace) -> int:
@@ -249,7 +259,9 @@ def run_classify(args: argparse.Namespace) -> int:
         reference = _read_image(args.reference, "reference image")
         if reference.shape != image.shape:
             raise CommandError("the reference photo must be the same size as the image")
-    grid = classify_image(config, image, located.geometry, reference)
+    reading = classify_image(config, image, located.geometry, reference)
+    grid = reading.grid
+    unsure = unsure_names(config, reading) if reference is None else None
     if found_here and any(square != "." for row in grid for square in row):
         print("raindrop: note: the board was found by its pattern of squares, without corner "
               "markers: a1 is taken to be at the bottom left, and with pieces on the board "
@@ -261,11 +273,21 @@ def run_classify(args: argparse.Namespace) -> int:
               f"{aspect:.2f} times as tall as wide (a picture stretched to another shape, "
               f"as many photo sets do to 640 x 640); it is read that way", file=sys.stderr)
     if args.json:
-        print(json.dumps({"grid": list(grid), "method": located.method,
-                          "corners_a8_h8_h1_a1": [list(p) for p in located.geometry.corners],
-                          "pixel_aspect": round(aspect, 4)}))
+        report = {"grid": list(grid), "method": located.method,
+                  "corners_a8_h8_h1_a1": [list(p) for p in located.geometry.corners],
+                  "pixel_aspect": round(aspect, 4)}
+        if unsure is not None:
+            report["unsure"] = unsure
+        print(json.dumps(report))
     else:
         print(format_grid(grid))
+        if unsure is not None and len(unsure) > UNSURE_LISTED:
+            print(f"raindrop: note: the reading is unsure of {len(unsure)} squares: check "
+                  f"that the board is where the corners or the calibration say (raindrop "
+                  f"vision watch --preview) and that it has light enough", file=sys.stderr)
+        elif unsure:
+            print(f"raindrop: note: the reading is unsure of {', '.join(unsure)} (a piece "
+                  f"there or not, only just): look at those squares", file=sys.stderr)
     return 0
 
 

@@ -144,6 +144,13 @@ class VisionConfig:
     # together"). The reading with a reference, played every frame, keeps the
     # first alone.
     photo_nets: tuple[str, ...] = ("occupancy.onnx", "occupancy_seed1.onnx")
+    # A photo read without a reference lists the squares whose occupancy
+    # log-odds lie within this margin of its threshold as unsure, for a person
+    # to look at (eleventh session: the smallest whole margin listing half the
+    # development part's leave-out errors, 40 of 73, at 1.55 right squares a
+    # photo; docs/camera-development.md "A photo's reading names the squares it
+    # is unsure of").
+    photo_unsure_margin: float = 3.0
     # In a game's frames (with a reference, the fused reader): a square that the
     # occupied squares in front cover for at least hidden_hold_share of its
     # footprint, with fused log-odds within hidden_hold_margin of 0, keeps its

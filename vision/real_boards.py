@@ -23,7 +23,7 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
 from vision.samples import fen_grid
-from vision.squares import make_sampler, read_squares
+from vision.squares import SquareReading, make_sampler, read_squares
 
 SPLITS = ("dev", "held_out")
 FILES = "abcdefgh"
@@ -72,12 +72,18 @@ def read_board(config: VisionConfig, photo: RealBoardPhoto,
                empty: RealBoardPhoto | None = None) -> tuple[str, ...]:
     """The reader's grid for one photo (rank 8 first): without a reference, or
     against the ``empty`` photo (warped by this photo's corners) as one."""
+    return read_photo(config, photo, empty).grid
+
+
+def read_photo(config: VisionConfig, photo: RealBoardPhoto,
+               empty: RealBoardPhoto | None = None) -> SquareReading:
+    """:func:`read_board`'s whole reading (grid and occupancy log-odds)."""
     image = _image(photo)
     height, width = image.shape[:2]
     geometry = BoardGeometry(photo.geometry.corners, (width, height))
     reference = None if empty is None else warp(config, _image(empty), geometry)
     return read_squares(config, make_sampler(config, geometry), warp(config, image, geometry),
-                        reference).grid
+                        reference)
 
 
 def tripod_pairs(photos: list[RealBoardPhoto], split: str | None = None

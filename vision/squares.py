@@ -59,10 +59,17 @@ class SquareReading:
     """The reading of one frame: ``grid`` is 8 strings of 8 labels, rank 8 first."""
 
     grid: tuple[str, ...]
-    occupancy: tuple[float, ...]  # per square (row-major from a8), >= 1 means occupied
+    # log-odds of a piece on every square (row-major from a8) against the reading's
+    # threshold: above 0 it is read occupied, unless a later stage overrules it
+    occupancy: tuple[float, ...]
 
     def label(self, row: int, col: int) -> str:
         return self.grid[row][col]
+
+    def unsure(self, margin: float) -> tuple[int, ...]:
+        """The squares (row-major from a8) whose occupancy log-odds lie within
+        ``margin`` of the threshold: read empty or occupied, but only just."""
+        return tuple(i for i, odds in enumerate(self.occupancy) if abs(odds) < margin)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -188,3 +188,12 @@ def test_snapshot_of_maps_rows_to_ranks() -> None:
     grid = ("u.......",) + ("........",) * 6 + (".......b",)
     snapshot = snapshot_of(SquareReading(grid, (0.0,) * 64), 1.0, "camera")
     assert dict(snapshot.colors or {}) == {chess.A8: "blue", chess.H1: "black"}
+
+
+def test_a_reading_is_unsure_of_the_squares_within_the_margin_of_its_threshold() -> None:
+    odds = [-9.0] * 64
+    odds[0], odds[9], odds[27], odds[63] = 2.9, -2.9, 3.0, -0.1  # a8, b7, d5, h1
+    reading = SquareReading(("........",) * 8, tuple(odds))
+    assert reading.unsure(3.0) == (0, 9, 63)
+    assert reading.unsure(3.5) == (0, 9, 27, 63)
+    assert reading.unsure(0.0) == ()
