@@ -371,8 +371,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
     def on_snapshot(snapshot: BoardSnapshot) -> None:
         with lock:
-            print(f"[{snapshot.timestamp:8.2f}s] board:")
-            print(format_grid(_grid_of(snapshot)), flush=True)
+            print(snapshot_text(snapshot), flush=True)
             if args.preview:
                 _draw_preview(reader, args.preview)
 
@@ -390,6 +389,16 @@ def run_watch(args: argparse.Namespace) -> int:
     finally:
         reader.stop()
     return 0
+
+
+def snapshot_text(snapshot: BoardSnapshot) -> str:
+    """What ``watch`` prints for a settled board: its time, its grid (rank 8
+    first) and any squares the camera is unsure of (read empty, only just)."""
+    lines = [f"[{snapshot.timestamp:8.2f}s] board:", format_grid(_grid_of(snapshot))]
+    if snapshot.unsure:
+        names = ", ".join(chess.square_name(square) for square in snapshot.unsure)
+        lines.append(f"unsure (read empty, but with some sign of a piece): {names}")
+    return "\n".join(lines)
 
 
 def _grid_of(snapshot: BoardSnapshot) -> tuple[str, ...]:

@@ -261,3 +261,17 @@ def test_classify_with_a_reference_lists_no_unsure_squares(capsys) -> None:  # t
     assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo),
                  "--reference", str(photo.path)]) == 0
     assert "unsure" not in capsys.readouterr().err
+
+
+def test_watch_names_the_squares_the_camera_is_unsure_of() -> None:
+    from companion.sensors.snapshot import BoardSnapshot
+    from vision.cli import snapshot_text
+
+    plain = BoardSnapshot(chess.SquareSet([chess.E1]), {chess.E1: "white"}, 3.5, "camera")
+    assert snapshot_text(plain).splitlines() == ["[    3.50s] board:", *["........"] * 7,
+                                                 "....w..."]
+    unsure = BoardSnapshot(chess.SquareSet([chess.E1]), {chess.E1: "white"}, 3.5, "camera",
+                           unsure=chess.SquareSet([chess.C6, chess.A1]))
+    lines = snapshot_text(unsure).splitlines()
+    assert lines[:9] == snapshot_text(plain).splitlines()
+    assert lines[9] == "unsure (read empty, but with some sign of a piece): a1, c6"
