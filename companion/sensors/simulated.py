@@ -73,10 +73,13 @@ class SimPiece:
 HELP = """\
 Physical actions on the simulated board (squares like e4):
   lift SQ                  pick up the piece on SQ (it stays in your hand)
-  place SQ [COLOR] [P]     set down the piece in your hand, or a new piece
-                           (COLOR white|black|blue, P its letter, e.g. N)
+  place SQ [COLOR] [P] [faint]
+                           set down the piece in your hand, or a new piece
+                           (COLOR white|black|blue, P its letter, e.g. N);
+                           faint: the sensor sees it only faintly (a camera:
+                           a pale piece on a pale square), so it is asked about
   remove SQ                take the piece on SQ off the board (a capture victim)
-  move FROM TO             lift FROM, place on TO
+  move FROM TO [faint]     lift FROM, place on TO (faint: as for place)
   capture FROM TO [victim-first]
                            capture: mover lifted first, or the victim first
   slide FROM TO [pause SQ] drag a piece along the board, maybe resting on SQ
@@ -112,8 +115,9 @@ class SimulatedBoard:
         self._ghosts = 0
         self._dark = 0
         self._hidden = 0
+        self._faint = 0  # pieces the sensor sees only a faint sign of (reported unsure)
         self._changed_at: float | None = None
-        self._reported: tuple[int, tuple[tuple[int, str], ...] | None] | None = None
+        self._reported: tuple[int, tuple[tuple[int, str], ...] | None, int] | None = None
         self._on_snapshot: SnapshotCallback | None = None
         self._on_status: StatusCallback | None = None
         self._trail: list[Glimpse] = []
@@ -155,7 +159,7 @@ class SimulatedBoard:
         return mask
 
     def _sensed_mask(self) -> int:
-        return self.occupied & ~self._dark | self._ghosts
+        return self.occupied & ~self._dark & ~self._faint | self._ghosts
 
     def sensed(self) -> BoardSnapshot:
         """What the sensor sees right now (settled or not), with the trail since the
@@ -165,12 +169,14 @@ class SimulatedBoard:
         if self.colors and not self._hidden:
             colors = {sq: piece.color for sq, piece in self.squares.items()
                       if occupied & chess.BB_SQUARES[sq]}
+        unsure = self._faint & self.occupied & ~occupied
         return BoardSnapshot(chess.SquareSet(occupied), colors, self.now, self.name,
-                             tuple(self._trail))
+                             tuple(self._trail), chess.SquareSet(unsure))
 
-    def _key(self, snapshot: BoardSnapshot) -> tuple[int, tuple[tuple[int, str], ...] | None]:
+    def _key(self, snapshot: BoardSnapshot
+             ) -> tuple[int, tuple[tuple[int, str], ...] | None, int]:
         colors = None if snapshot.colors is None else tuple(sorted(snapshot.colors.items()))
-        return (snapshot.mask, colors)
+        return (snapshot.mask, colors, int(snapshot.unsure))
 
     def _emit(self) -> None:
         snapshot = self.sensed()
@@ -222,7 +228,7 @@ class SimulatedBoard:
             square: SimPiece.of(piece, blue=bool(board.promoted & chess.BB_SQUARES[square]))
             for square, piece in board.piece_map().items()}
         self.hand = []
-        self._ghosts = self._dark = self._hidden = 0
+        self._ghosts = self._dark = self._hidden = self._faint = 0
         self._touch()
         self._clear_trail()
         self.advance(self.settle)
@@ -235,6 +241,7 @@ class SimulatedBoard:
         piece = self.squares.pop(square, None)
         if piece is None:
             raise SimulationError(f"there is no piece on {chess.square_name(square)} to lift")
+        self._faint &= ~chess.BB_SQUARES[square]
         self.hand.append((piece, square))
         self._after(square, bounce, hold)
 
@@ -244,12 +251,15 @@ class SimulatedBoard:
         piece = self.squares.pop(square, None)
         if piece is None:
             raise SimulationError(f"there is no piece on {chess.square_name(square)} to remove")
+        self._faint &= ~chess.BB_SQUARES[square]
         self._after(square, bounce, hold)
         return piece
 
     def place(self, square: chess.Square, piece: SimPiece | None = None, *, bounce: int = 0,
-              hold: float | None = None) -> None:
-        """Set down ``piece`` (a new piece), else the piece last lifted, on ``square``."""
+              hold: float | None = None, faint: bool = False) -> None:
+        """Set down ``piece`` (a new piece), else the piece last lifted, on ``square``;
+        ``faint``: the sensor sees only a faint sign of it and reports the square
+        unsure (a camera's pale piece on a pale square), until it is lifted."""
         if square in self.squares:
             raise SimulationError(f"{chess.square_name(square)} is not empty")
         if piece is None:
@@ -262,6 +272,8 @@ class SimulatedBoard:
                                       "place, e.g. 'place e4 white N'")
         self.squares[square] = piece
         self._ghosts &= ~chess.BB_SQUARES[square]
+        if faint:
+            self._faint |= chess.BB_SQUARES[square]
         self._after(square, bounce, hold)
 
     def knock(self, square: chess.Square, seconds: float, *,
@@ -376,9 +388,9 @@ class SimulatedBoard:
     # ------------------------------------------------------------------
     # Whole actions
 
-    def move(self, origin: chess.Square, target: chess.Square) -> None:
+    def move(self, origin: chess.Square, target: chess.Square, *, faint: bool = False) -> None:
         self.lift(origin)
-        self.place(target)
+        self.place(target, faint=faint)
 
     def capture(self, origin: chess.Square, target: chess.Square, *,
                 victim_first: bool = False) -> None:
@@ -442,6 +454,7 @@ class SimulatedBoard:
             if saved != (self.squares, self.hand):
                 self.squares, self.hand = saved
                 self._ghosts = self._dark = self._hidden = 0
+                self._faint &= self.occupied
                 self._touch()
                 self.advance(self.settle)
             self.last_message = str(error)
@@ -509,8 +522,16 @@ def _cmd_lift(board: SimulatedBoard, args: list[str]) -> str:
     return ""
 
 
+def _faint_word(args: list[str]) -> tuple[list[str], bool]:
+    """The command's words without a trailing ``faint``, and whether it was there."""
+    if args and args[-1] == "faint":
+        return args[:-1], True
+    return args, False
+
+
 def _cmd_place(board: SimulatedBoard, args: list[str]) -> str:
-    _need(args, 1, 3, "place SQ [white|black|blue] [PIECE LETTER]")
+    args, faint = _faint_word(args)
+    _need(args, 1, 3, "place SQ [white|black|blue] [PIECE LETTER] [faint]")
     square = _square(args[0])
     piece: SimPiece | None = None
     if len(args) >= 2:
@@ -522,7 +543,7 @@ def _cmd_place(board: SimulatedBoard, args: list[str]) -> str:
             raise SimulationError(f"{letter!r} is not a piece letter (p n b r q k)")
         symbol = letter.upper() if color == "white" else letter
         piece = SimPiece(color, symbol)
-    board.place(square, piece)
+    board.place(square, piece, faint=faint)
     return ""
 
 
@@ -533,11 +554,12 @@ def _cmd_remove(board: SimulatedBoard, args: list[str]) -> str:
 
 
 def _cmd_move(board: SimulatedBoard, args: list[str]) -> str:
-    _need(args, 2, 2, "move FROM TO")
+    args, faint = _faint_word(args)
+    _need(args, 2, 2, "move FROM TO [faint]")
     origin, target = _square(args[0]), _square(args[1])
     if target in board.squares:
         raise SimulationError(f"{args[1]} is not empty: use 'capture {args[0]} {args[1]}'")
-    board.move(origin, target)
+    board.move(origin, target, faint=faint)
     return ""
 
 

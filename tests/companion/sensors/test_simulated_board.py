@@ -156,6 +156,24 @@ def test_typed_commands() -> None:
     assert board.is_command("lift e2") and not board.is_command("e4")
 
 
+def test_a_faint_piece_is_reported_unsure_until_it_is_lifted() -> None:
+    board = SimulatedBoard(colors=True)
+    sink = started(board, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert board.handle_command("place c3 white n faint")
+    assert board.squares[SQ("c3")] == SimPiece("white", "N")
+    last = sink.snapshots[-1]
+    assert set(last.unsure) == {SQ("c3")} and SQ("c3") not in last.occupied
+    assert SQ("c3") not in (last.colors or {})
+    assert board.handle_command("move a1 a5 faint")
+    assert set(sink.snapshots[-1].unsure) == {SQ("c3"), SQ("a5")}
+    assert sink.names() == {"e1", "e8"}
+    assert board.handle_command("lift c3") and board.handle_command("place c4")
+    assert set(sink.snapshots[-1].unsure) == {SQ("a5")} and "c4" in sink.names()
+    # a failed command keeps the faint pieces as they were
+    assert not board.handle_command("move a5 e1 faint")
+    assert set(board.sensed().unsure) == {SQ("a5")}
+
+
 @pytest.mark.parametrize(("command", "error"), [
     ("lift e4", "there is no piece on e4 to lift"),
     ("place z9", "'z9' is not a square"),
@@ -163,6 +181,8 @@ def test_typed_commands() -> None:
     ("place e1 white k", "e1 is not empty"),
     ("place e4 green", "'green' is not a colour"),
     ("place e4 white nn", "'nn' is not a piece letter"),
+    ("place e4 faint faint", "'faint' is not a colour"),
+    ("move a1 faint", "usage: move FROM TO [faint]"),
     ("move a1 e1", "e1 is not empty: use 'capture a1 e1'"),
     ("capture a1 a3", "capture needs a piece on both squares"),
     ("capture a1 e1 sideways", "the order is 'victim-first' or 'mover-first'"),

@@ -91,3 +91,45 @@ def test_raindrop_play_board_sim_from_the_command_line(tmp_path: object) -> None
     assert run.returncode == 0, run.stderr
     assert "Board sim: simulated board (occupancy) ready" in run.stdout
     assert "Board: White played" in run.stdout and "@d4" in run.stdout
+
+
+def test_a_piece_the_board_sees_only_faintly_is_asked_about_at_the_terminal() -> None:
+    # 'faint' stands for a camera's pale piece on a pale square: the board reports the
+    # square unsure, never occupied, and the companion asks instead of playing it.
+    game, session, out = _session(5)
+
+    def played() -> list[chess.Move]:
+        return [a.move for a in game.board.actions if a.move is not None]
+
+    assert session.handle("flip")
+    card = game.pending
+    assert card is not None
+    target = sorted(game.drop_targets())[0]
+    name = chess.square_name(target)
+    assert session.handle(f"place {name} faint")
+    assert game.pending == card and not played(), "played without being asked"
+    assert "The camera cannot tell for sure." in out.getvalue()
+    assert f" on {name}?" in out.getvalue()
+    assert session.handle("choose 0")
+    assert game.pending is None and played()[-1].to_square == target
+    # The faint piece counts as standing from then on: the game goes on normally.
+    while True:
+        assert session.handle("flip")
+        drop = sorted(game.drop_targets())[0]
+        assert session.handle(f"place {chess.square_name(drop)}")
+        assert game.pending is None, out.getvalue()[-300:]
+        assert session.board_session.last_result.kind.value == "committed"
+        moves = [m for m in game.legal_moves() if game.board.piece_at(m.to_square) is None]
+        if moves:
+            break
+    # A move set down faintly is asked about too, and played once chosen.
+    move = moves[0]
+    before = len(played())
+    origin, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
+    assert session.handle(f"move {origin} {to} faint")
+    assert len(played()) == before, "played without being asked"
+    assert f"from {origin} to {to}?" in out.getvalue() or f"from {origin} go:" in out.getvalue()
+    question = session.board_session.last_result
+    index = next(i for i, choice in enumerate(question.choices) if choice.move == move)
+    assert session.handle(f"choose {index}")
+    assert len(played()) == before + 1 and played()[-1] == move
