@@ -82,9 +82,14 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
         shot("game-sensed-board")
         screen.close_sheets()
         yield 2
+    # The bishop set down where the board sees it only faintly (a camera's pale piece
+    # on a pale square): the companion asks, never places it by itself.
     sim.lift(chess.H1)
-    sim.place(chess.F8)
+    sim.place(chess.F8, faint=True)
     sim.advance(sim.settle)
+    yield 6
+    shot("game-sensor-question")
+    app.session.link.choose(0)
     yield 6
 
     screen = app.screen("game")

@@ -61,6 +61,35 @@ def test_a_game_on_the_simulated_board_updates_the_screen(driver: Driver) -> Non
     assert driver.shown_pieces() == {"e1": "K", "e8": "k"}
 
 
+def test_the_board_asks_about_a_piece_it_sees_only_faintly(driver: Driver) -> None:
+    # A camera's pale piece on a pale square: the board reports the square unsure;
+    # the players read the question on the screen and answer it with its button.
+    from ui.screens.game import SensedInfo
+
+    game = driver.new_game("KQ", "k", board="sim")
+    sim = driver.app.session.link.source
+    screen = driver.game_screen
+    driver.flip(chess.WHITE)
+    sim.place(chess.E1, SimPiece.of(chess.Piece(chess.KING, chess.WHITE)), faint=True)
+    settle(driver)
+    question = "Is White's king on e1? The camera cannot tell for sure."
+    assert game.pending == "K" and "K@e1" not in game.san_history()
+    assert screen.sensed.kind == "ask" and screen.sensed.choices == ("the king on e1",)
+    assert question in driver.message()
+    # Beside the board the players' messages say it; the sheet that covers them on
+    # small screens says it above its buttons.
+    assert screen.ids.sensed_info.ids.question.text == ""
+    sheet = screen.open_sensed()
+    driver.pump(2)
+    info = next(w for w in sheet.walk() if isinstance(w, SensedInfo))
+    assert info.ids.question.text == question and info.ids.question.height > 0
+    screen.session.link.choose(0)
+    driver.pump(4)
+    assert game.san_history() == ["K@e1"]
+    assert info.ids.question.text == "" and question not in driver.message()
+    screen.close_sheets()
+
+
 def test_taps_on_the_simulated_board_act_through_its_hands(driver: Driver) -> None:
     game = driver.new_game("KQ", "k", board="sim")
     sim = driver.app.session.link.source

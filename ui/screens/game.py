@@ -49,11 +49,13 @@ def fix_message(sensed: Any) -> str:
 
 class SensedInfo(BoxLayout):
     """The sensing board's connection (with retry and the on-screen board when it is
-    lost), the fixes when there are several, and the board's questions as buttons."""
+    lost), the fixes when there are several, and the board's questions as buttons
+    (in the sheet, which covers the players' messages, with the question in words)."""
 
     screen = ObjectProperty(None, allownone=True)
     sensed = ObjectProperty(None, allownone=True)
     board_problem = BooleanProperty(False)
+    in_sheet = BooleanProperty(False)
 
 
 class GameScreen(Screen):
@@ -152,7 +154,8 @@ class GameScreen(Screen):
             self.open_sensed()  # a question, or a list of fixes, needs the sheet
 
     def _message(self, *_: Any) -> None:
-        """The players' message: a fix for the physical board first, then the game's."""
+        """The players' message: a fix for the physical board first, then a question
+        from it, then the game's."""
         view = self.view
         if self.frame is not None:
             self.message = f"Review: {self.frame.label}\nThe game waits; nothing is changed"
@@ -160,6 +163,11 @@ class GameScreen(Screen):
         elif self.board_problem and self.sensed is not None:
             self.message = fix_message(self.sensed)
             self.message_level = "fix"
+        elif self.sensed is not None and (self.sensed.choices or self.sensed.takeback):
+            # The board asks (which action, a piece it cannot call, a takeback): the
+            # question, for the buttons below it to answer.
+            self.message = str(self.sensed.message)
+            self.message_level = "warn"
         elif view is not None:
             self.message = view.message
             self.message_level = view.message_level
