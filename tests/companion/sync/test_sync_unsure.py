@@ -9,7 +9,7 @@ import pytest
 from sync_helpers import game_after
 
 from companion.sensors import BoardSnapshot
-from companion.sync import BoardSync, SyncKind
+from companion.sync import BoardSync, SyncKind, SyncResult
 
 SQ = chess.parse_square
 
@@ -123,20 +123,18 @@ def test_a_lifted_piece_is_no_question_when_no_square_it_may_reach_is_unsure() -
 
 
 def test_with_touch_move_enforced_only_the_piece_touched_first_is_asked_about() -> None:
-    game = game_after("K@e1 k@h8 R@a1 p@a7")
-    sync = BoardSync(game, touch_move="enforce")
-    sync.update(snapshot(game.board))
-    # The king is lifted, held, set back, then the rook is lifted: the king must move.
-    sync.update(snapshot(without(game.board, "e1"), at=1.0))
-    sync.update(snapshot(game.board, at=4.0))
-    result = sync.update(snapshot(without(game.board, "a1"), unsure=("a5",), at=6.0))
+    def rook_lifted_after_the_king(touch_move: str) -> SyncResult:
+        game = game_after("K@e1 k@h8 R@a1 p@a7")
+        sync = BoardSync(game, touch_move=touch_move)
+        sync.update(snapshot(game.board))
+        # The king is lifted, held, set back, then the rook is lifted.
+        sync.update(snapshot(without(game.board, "e1"), at=1.0))
+        sync.update(snapshot(game.board, at=4.0))
+        return sync.update(snapshot(without(game.board, "a1"), unsure=("a5",), at=6.0))
+
+    result = rook_lifted_after_the_king("enforce")  # the king must move
     assert result.kind == SyncKind.WAITING, result.message
     assert "Touch-move" in result.message
     # With touch-move off the same board is asked about.
-    game = game_after("K@e1 k@h8 R@a1 p@a7")
-    sync = BoardSync(game, touch_move="off")
-    sync.update(snapshot(game.board))
-    sync.update(snapshot(without(game.board, "e1"), at=1.0))
-    sync.update(snapshot(game.board, at=4.0))
-    result = sync.update(snapshot(without(game.board, "a1"), unsure=("a5",), at=6.0))
+    result = rook_lifted_after_the_king("off")
     assert result.kind == SyncKind.ASK, result.message
