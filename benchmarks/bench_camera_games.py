@@ -184,13 +184,41 @@ def shadow_mask(scene: synthetic.Scene, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(1.0 - rng.uniform(0.25, 0.5) * mask, np.float32)
 
 
-def render_game(seed: int, steps: list[Step]) -> tuple[list[synthetic.VideoFrame], list[int]]:
+Offsets = dict[chess.Square, tuple[float, float]]
+
+
+def placing_offsets(seed: int, positions: list[Position], spread: float) -> list[Offsets]:
+    """Where each position's pieces stand off their squares' centres (in squares),
+    as players set them down: every piece set on a square (placed, moved, or
+    taken onto it) gets its own N(0, spread) along each axis, clipped to 2.5
+    spreads, and keeps it until it leaves; none with ``spread`` 0."""
+    if spread <= 0:
+        return [{} for _ in positions]
+    rng = np.random.default_rng(seed * 1000 + 777)  # a stream of its own
+    result: list[Offsets] = []
+    before: Position = {}
+    offsets: Offsets = {}
+    limit = 2.5 * spread
+    for position in positions:
+        offsets = {sq: offsets[sq] if sq in offsets and before.get(sq) == piece
+                   else (float(np.clip(rng.normal(0, spread), -limit, limit)),
+                         float(np.clip(rng.normal(0, spread), -limit, limit)))
+                   for sq, piece in position.items()}
+        result.append(offsets)
+        before = position
+    return result
+
+
+def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
+                ) -> tuple[list[synthetic.VideoFrame], list[int]]:
     """The frames, and the frame where the hand reaches in for each step.
 
     Every game has a hand reaching in for every step and the events of
     random_events; every third game is filmed from a low camera, 30 to 45
     degrees from straight down, its pieces the tall kinds (their tops lean
-    over the squares behind)."""
+    over the squares behind). With ``off_centre`` (squares), players set
+    pieces down off their squares' centres (placing_offsets); every other
+    property of the game renders as without."""
     rng = np.random.default_rng(seed)
     if seed % 3 == 2:
         # A low camera as leaning_scene draws it, but framed for markers from the start
@@ -202,11 +230,13 @@ def render_game(seed: int, steps: list[Step]) -> tuple[list[synthetic.VideoFrame
         scene = game_scene(seed, markers=True)
     first = scene
     positions = [s.position for s in steps]
+    placing = placing_offsets(seed, positions, off_centre)
     events = {e.step: e.kind for e in random_events(seed, len(positions))}
     frames: list[synthetic.VideoFrame] = []
     starts: list[int] = []
     shade: np.ndarray | None = None
     current: Position = {}
+    current_offsets: Offsets = {}
     bounds = [0, *sorted(events), len(positions)]
     for part, (begin, end) in enumerate(itertools.pairwise(bounds)):
         kind = events.get(begin)
@@ -216,7 +246,7 @@ def render_game(seed: int, steps: list[Step]) -> tuple[list[synthetic.VideoFrame
             scene = nudged(scene, rng)
         elif kind == "shadow":
             shade = shadow_mask(scene, rng) if shade is None else None
-        still = scene.with_pieces(current)
+        still = dataclasses.replace(scene.with_pieces(current), offsets=current_offsets)
         clip: list[synthetic.VideoFrame] = []
         if kind:  # the board rests after the change
             clip += synthetic.video(still, [], still_frames=REST, seed=seed * 100 + part + 50)
@@ -226,19 +256,21 @@ def render_game(seed: int, steps: list[Step]) -> tuple[list[synthetic.VideoFrame
         starts += [len(frames) + len(clip) + STILL + i * (HAND + STILL)
                    for i in range(end - begin)]
         clip += synthetic.video(still, positions[begin:end], still_frames=STILL,
-                                hand_frames=HAND, seed=seed * 100 + part)
+                                hand_frames=HAND, seed=seed * 100 + part,
+                                offsets=placing[begin:end])
         if shade is not None:
             gain = shade[..., None]
             clip = [dataclasses.replace(f, image=np.clip(f.image * gain, 0, 255).astype(np.uint8))
                     for f in clip]
         frames += clip
         if end > begin:
-            current = positions[end - 1]
+            current, current_offsets = positions[end - 1], placing[end - 1]
     # The camera keeps watching after the last action: the board rests as after an
     # event (a tall piece's top over the board's edge strip is taken for an arm until
     # nothing has moved for hand_still_seconds, so the last action needs that long).
-    rest = synthetic.video(scene.with_pieces(current), [], still_frames=REST,
-                           seed=seed * 100 + 99)
+    rest = synthetic.video(dataclasses.replace(scene.with_pieces(current),
+                                               offsets=current_offsets), [],
+                           still_frames=REST, seed=seed * 100 + 99)
     if shade is not None:
         rest = [dataclasses.replace(f, image=np.clip(f.image * shade[..., None], 0, 255)
                                     .astype(np.uint8)) for f in rest]
@@ -288,10 +320,10 @@ def judge(seed: int, steps: list[Step], starts: list[int],
     return Tally(len(steps), right, wrong, len(steps) - right - wrong, questions)
 
 
-def play(seed: int, empty_starts: tuple[bool, ...] = (True, False)
+def play(seed: int, empty_starts: tuple[bool, ...] = (True, False), off_centre: float = 0.0
          ) -> tuple[list[Step], dict[bool, Tally]]:
     steps = random_game(seed)
-    frames, starts = render_game(seed, steps)
+    frames, starts = render_game(seed, steps, off_centre)
     return steps, {e: judge(seed, steps, starts, read_snapshots(frames, e))
                    for e in empty_starts}
 
@@ -301,11 +333,14 @@ def main() -> None:
     full = os.environ.get("RAINDROP_FULL") == "1"
     parser.add_argument("--games", type=int, default=12 if full else 3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--off-centre", type=float, default=0.0, metavar="SPREAD",
+                        help="players set pieces down off their squares' centres by "
+                             "N(0, SPREAD) squares along each axis (e.g. 0.1; default 0)")
     args = parser.parse_args()
     totals = {True: Tally(0, 0, 0, 0, 0), False: Tally(0, 0, 0, 0, 0)}
     start = time.perf_counter()
     for seed in range(args.seed, args.seed + args.games):
-        _, tallies = play(seed)
+        _, tallies = play(seed, off_centre=args.off_centre)
         for key, tally in tallies.items():
             totals[key] += tally
             print(f"game {seed} {'reference' if key else 'no reference'}: {tally}")

@@ -113,6 +113,9 @@ class Scene:
     shadow_strength: float = 0.45
     colours: tuple[BGR, BGR, BGR] | None = None  # (light, dark, frame): the scheme's when None
     grain: float | None = None  # wood stripes' strength: the scheme's (9 or 0) when None
+    # where a piece stands off its square's centre, in squares (right, towards rank 1)
+    offsets: Mapping[chess.Square, tuple[float, float]] = dataclasses.field(
+        default_factory=dict)
 
     def geometry(self) -> BoardGeometry:
         """The true board corners (a8, h8, h1, a1) in the rendered image."""
@@ -464,9 +467,12 @@ def _project_rings(cam: Camera, rings: Vec) -> Vec:
 
 
 def _square_centre(scene: Scene, square: chess.Square) -> tuple[float, float]:
+    """Where a piece on ``square`` stands (its square's centre, unless the scene sets
+    it off it), in board millimetres."""
     s = scene.square_mm
     col, row = chess.square_file(square), 7 - chess.square_rank(square)
-    return (col - 3.5) * s, (row - 3.5) * s
+    dx, dy = scene.offsets.get(square, (0.0, 0.0))
+    return (col - 3.5 + dx) * s, (row - 3.5 + dy) * s
 
 
 def _piece_slices(scene: Scene, kind: int) -> tuple[Vec, Vec]:
@@ -648,10 +654,13 @@ def hand_over_board(scene: Scene, hand: Hand) -> bool:
 
 
 def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
-          still_frames: int = 8, hand_frames: int = 10, seed: int = 0) -> list[VideoFrame]:
+          still_frames: int = 8, hand_frames: int = 10, seed: int = 0,
+          offsets: Sequence[Mapping[chess.Square, tuple[float, float]]] | None = None
+          ) -> list[VideoFrame]:
     """Frames of a game: still board, then for each position in ``moves`` a hand
     reaches in, the board changes to that position while the hand is over it,
-    the hand leaves, and the board stays still again."""
+    the hand leaves, and the board stays still again. ``offsets``, one for each
+    position, sets its pieces off their squares' centres (Scene.offsets)."""
     rng = np.random.default_rng(seed)
     frames: list[VideoFrame] = []
     current = scene
@@ -665,16 +674,19 @@ def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
 
     for _ in range(still_frames):
         shoot(current, False)
-    for position in moves:
+    for index, position in enumerate(moves):
         changed = set(position) ^ set(current.pieces) | {
             sq for sq in position if current.pieces.get(sq) != position[sq]}
         target = min(changed) if changed else chess.E4
         hands = hand_path(current, target, hand_frames, rng)
+        after = current.with_pieces(position)
+        if offsets is not None:
+            after = dataclasses.replace(after, offsets=dict(offsets[index]))
         for i, hand in enumerate(hands):
             if i == len(hands) // 2:
-                current = current.with_pieces(position)
+                current = after
             shoot(dataclasses.replace(current, hand=hand), True)
-        current = current.with_pieces(position)
+        current = dataclasses.replace(after, hand=None)
         for _ in range(still_frames):
             shoot(current, False)
     return frames

@@ -11,9 +11,15 @@ benchmarks.bench_camera_games`` (docs/camera.md, "Whole games").
 
 from __future__ import annotations
 
+import dataclasses
+
+import chess
+import numpy as np
+
 from benchmarks.bench_camera_games import (
     Tally,
     judge,
+    placing_offsets,
     random_events,
     random_game,
     read_snapshots,
@@ -101,3 +107,43 @@ def test_a_tall_piece_over_the_edge_strip_is_taken_for_an_arm_only_for_a_while()
     tally = judge(seed, steps, starts, read_snapshots(frames, empty_start=True))
     assert tally.wrong == 0, tally
     assert tally.right == len(steps), tally
+
+
+def test_players_set_pieces_off_centre_and_a_piece_keeps_its_place_until_it_moves() -> None:
+    pawn, rook = ("white", chess.PAWN), ("black", chess.ROOK)
+    positions = [{chess.E2: pawn}, {chess.E2: pawn, chess.A8: rook},
+                 {chess.E3: pawn, chess.A8: rook}, {chess.E3: pawn, chess.A8: pawn}]
+    offsets = placing_offsets(5, positions, 0.1)
+    assert [set(o) for o in offsets] == [set(p) for p in positions]
+    assert offsets[1][chess.E2] == offsets[0][chess.E2]      # standing still
+    assert offsets[2][chess.A8] == offsets[1][chess.A8]
+    assert offsets[2][chess.E3] != offsets[1][chess.E2]      # moved: set down anew
+    assert offsets[3][chess.A8] != offsets[2][chess.A8]      # another piece there now
+    every = [v for o in placing_offsets(6, [{chess.square(i % 8, i // 8): pawn
+                                             for i in range(n)} for n in range(1, 65)], 0.1)
+             for xy in o.values() for v in xy]
+    assert max(map(abs, every)) <= 0.25 and 0.07 < float(np.std(every)) < 0.12
+    assert placing_offsets(5, positions, 0.0) == [{}, {}, {}, {}]
+
+
+def test_a_piece_set_off_centre_is_drawn_there() -> None:
+    from vision_helpers import game_scene
+
+    from vision import synthetic
+
+    scene = game_scene(3).with_pieces({chess.D4: ("black", chess.QUEEN)})
+    centred = synthetic.render(scene, 1)
+    moved = synthetic.render(dataclasses.replace(scene, offsets={chess.D4: (0.2, 0.0)}), 1)
+    assert np.array_equal(centred, synthetic.render(
+        dataclasses.replace(scene, offsets={chess.D4: (0.0, 0.0)}), 1))
+    diff = np.abs(centred.astype(int) - moved.astype(int)).sum(axis=2) > 40
+    assert diff.sum() > 200   # the queen is drawn elsewhere
+    # ... a fifth of a square to the right (towards the h-file) in the board's picture
+    geometry = scene.geometry()
+    ys, xs = np.nonzero(diff)
+    h8, a8 = np.array(geometry.corners[1]), np.array(geometry.corners[0])
+    towards_h = (h8 - a8) / np.linalg.norm(h8 - a8)
+    shift = (np.stack([xs, ys], axis=1) - a8) @ towards_h
+    # the black queen's old place is lighter now, its new one darker, and further to h
+    old = (centred.astype(int).sum(axis=2) < moved.astype(int).sum(axis=2))[ys, xs]
+    assert shift[old].mean() < shift[~old].mean()
