@@ -144,6 +144,12 @@ class VisionConfig:
     # together"). The reading with a reference, played every frame, keeps the
     # first alone.
     photo_nets: tuple[str, ...] = ("occupancy.onnx", "occupancy_seed1.onnx")
+    # The networks that read a frame with a reference (a game's, every frame), their
+    # logits averaged. Both shipped networks were tried in the eleventh session and
+    # failed their rule: off-centre games 501/1/71 -> 532/0/41 and set 0 90 -> 60,
+    # but centred game 606 stalled (docs/camera-development.md "Pieces set down off
+    # their squares' centres, in watched games"); the first alone reads them.
+    game_nets: tuple[str, ...] = ("occupancy.onnx",)
     # A photo read without a reference lists the squares whose occupancy
     # log-odds lie within this margin of its threshold as unsure, for a person
     # to look at (eleventh session: the smallest whole margin listing half the

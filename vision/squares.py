@@ -882,8 +882,8 @@ def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
     reading is the fused log-odds."""
     side = sampler.crop
     own = np.where(sampler.light[:, None], evidence.light_model, evidence.dark_model)
-    logits = load_net().logits(square_inputs(sampler.tiles, evidence.lab.reshape(side, side, 3),
-                                             own.astype(np.float32)))
+    logits = logits_of(square_inputs(sampler.tiles, evidence.lab.reshape(side, side, 3),
+                                     own.astype(np.float32)), False, config.game_nets)
     occupied, fused = fuse_by_base(sampler.lean, piece_log_odds(logits), change_logit,
                                    config.fused_reference_weight, config.fused_hidden_bias)
     piece = logits[:, 1:].argmax(axis=1) + 1

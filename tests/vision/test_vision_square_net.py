@@ -403,3 +403,39 @@ def test_every_network_a_photo_is_read_with_is_shipped_and_they_differ() -> None
     logits = [load_net(name).logits(rows) for name in CONFIG.photo_nets]
     assert len(logits) == 2
     assert not np.allclose(logits[0], logits[1])  # trained with their own seeds
+
+
+def test_a_games_frames_are_read_by_every_game_network_together(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The reading with a reference (a game's frames) averages the logits of
+    # VisionConfig.game_nets (the first network alone as shipped), as a photo's
+    # reading does photo_nets.
+    from vision import squares
+
+    rng = np.random.default_rng(8)
+    scene = synthetic.random_scene(rng)
+    geometry = scene.geometry()
+    sampler = make_sampler(CONFIG, geometry)
+    warped = warp(CONFIG, synthetic.render(scene, 8), geometry)
+    empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 9), geometry)
+    assert CONFIG.game_nets == CONFIG.photo_nets[:1]
+    pair = dataclasses.replace(CONFIG, game_nets=CONFIG.photo_nets)
+    both = squares.read_squares(pair, sampler, warped, empty)
+    assert "".join(both.grid) == "".join(scene.grid())
+    called: list[str] = []
+    shipped = squares.load_net
+
+    def recording(name: str = "occupancy.onnx") -> SquareNet:
+        called.append(name)
+        return shipped(name)
+
+    monkeypatch.setattr(squares, "load_net", recording)
+    for nets in (pair.game_nets, pair.game_nets[:1], pair.game_nets[1:]):
+        called.clear()
+        config = dataclasses.replace(CONFIG, game_nets=nets)
+        reading = squares.read_squares(config, sampler, warped, empty)
+        assert called == list(nets)
+        if len(nets) == 2:
+            assert reading == both
+        else:
+            assert reading.occupancy != both.occupancy  # each network alone reads otherwise
