@@ -8,7 +8,9 @@ to three events happen while the board rests (:func:`random_events`): the
 light changes (direction, brightness, colour and gradient), a soft shadow
 falls on part of the board or goes, the camera is knocked (moved a few
 millimetres, turned up to a degree), or a hand reaches over the board and
-leaves without touching anything. Every odd-numbered game has a light change;
+leaves without touching anything. Players set each piece down off its square's
+centre (``--off-centre``, N(0, 0.1) squares along each axis by default; 0 sets
+every piece on its centre). Every odd-numbered game has a light change;
 every third game is filmed from a low camera (30 to 45 degrees from straight
 down) with tall pieces, whose tops lean over the squares behind. The frames
 go through :class:`vision.reader.CameraBoardReader` and every snapshot
@@ -333,9 +335,11 @@ def main() -> None:
     full = os.environ.get("RAINDROP_FULL") == "1"
     parser.add_argument("--games", type=int, default=12 if full else 3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--off-centre", type=float, default=0.0, metavar="SPREAD",
+    parser.add_argument("--off-centre", type=float, default=0.1, metavar="SPREAD",
                         help="players set pieces down off their squares' centres by "
-                             "N(0, SPREAD) squares along each axis (e.g. 0.1; default 0)")
+                             "N(0, SPREAD) squares along each axis (default 0.1, as "
+                             "players do; 0: every piece on its square's centre, as "
+                             "the figures before the eleventh session)")
     args = parser.parse_args()
     totals = {True: Tally(0, 0, 0, 0, 0), False: Tally(0, 0, 0, 0, 0)}
     start = time.perf_counter()
