@@ -368,6 +368,7 @@ class SimulatedBoard:
                 raise SimulationError(f"cannot slide over {chess.square_name(square)}: "
                                       f"a piece stands there")
         here = origin
+        self._faint &= ~chess.BB_SQUARES[origin]  # seen clearly once it is moved
         for square in path:
             del self.squares[here]
             self.squares[square] = piece

@@ -172,6 +172,11 @@ def test_a_faint_piece_is_reported_unsure_until_it_is_lifted() -> None:
     # a failed command keeps the faint pieces as they were
     assert not board.handle_command("move a5 e1 faint")
     assert set(board.sensed().unsure) == {SQ("a5")}
+    # slid away, the piece is seen clearly, and a piece set down later on a5 too
+    assert board.handle_command("slide a5 a3")
+    assert not board.sensed().unsure and "a3" in sink.names()
+    assert board.handle_command("place a5 white p")
+    assert not board.sensed().unsure and "a5" in sink.names()
 
 
 @pytest.mark.parametrize(("command", "error"), [
