@@ -304,6 +304,20 @@ def close_scene(rng: np.random.Generator) -> Scene:
                         focal_widths=(0.6, 0.9))
 
 
+def off_centre(scene: Scene, rng: np.random.Generator, spread: float) -> Scene:
+    """``scene`` with each piece set N(0, ``spread``) squares off its square's centre
+    along each axis, clipped to 2.5 spreads (as players set pieces down); the draws
+    come from ``rng`` alone, so the scene's other properties stay as they were. With
+    ``spread`` 0 the scene is returned as it is."""
+    if spread <= 0:
+        return scene
+    limit = 2.5 * spread
+    draws = np.clip(rng.normal(0.0, spread, (len(scene.pieces), 2)), -limit, limit)
+    offsets = {square: (float(dx), float(dy))
+               for square, (dx, dy) in zip(sorted(scene.pieces), draws, strict=True)}
+    return dataclasses.replace(scene, offsets=offsets)
+
+
 def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float) -> BGR:
     b, g, r = (int(v) for v in np.clip(np.array(colour) * rng.uniform(1 - spread, 1 + spread, 3),
                                        0, 255))

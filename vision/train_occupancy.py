@@ -8,7 +8,9 @@ scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see
 :func:`vision.synthetic.varied_scene`; and, with ``--close N``, close scenes of a
 phone held over the table, :func:`vision.synthetic.close_scene`, not in the
-shipped recipe), adds the labelled real photos
+shipped recipe; with ``--off-centre SPREAD`` every synthetic scene's pieces stand
+N(0, SPREAD) squares off their squares' centres, :func:`vision.synthetic.off_centre`),
+adds the labelled real photos
 (``tests/vision/data/samples`` and every photo that
 ``tests/vision/data/real_boards/labels.json`` puts in the development part,
 never the held-out part, each read several times with its corners moved by a
@@ -86,13 +88,22 @@ def grid_labels(grid: list[str] | tuple[str, ...]) -> IntArray:
     return np.array([CLASSES.index(c) for c in "".join(grid)], np.int64)
 
 
-def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int
-                  ) -> tuple[FloatArray, IntArray]:
-    """Rows and labels of ``scenes`` ordinary and ``leaning`` low-camera scenes."""
+def offsets_rng(stream: int, part: str) -> np.random.Generator:
+    """The random stream that sets the pieces of one part's scenes off centre (its
+    own, so the scenes themselves are drawn as without it)."""
+    return np.random.default_rng([stream, OFF_CENTRE_TAG, *part.encode()])
+
+
+def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int,
+                  off_centre: float = 0.0) -> tuple[FloatArray, IntArray]:
+    """Rows and labels of ``scenes`` ordinary and ``leaning`` low-camera scenes, their
+    pieces set N(0, ``off_centre``) squares off centre (:func:`vision.synthetic.off_centre`)."""
     rng = np.random.default_rng(stream)
+    aside = offsets_rng(stream, "scenes")
     rows, labels = [], []
     for index in range(scenes + leaning):
         scene = synthetic.random_scene(rng) if index < scenes else synthetic.leaning_scene(rng)
+        scene = synthetic.off_centre(scene, aside, off_centre)
         image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM + index)
         rows.append(board_rows(config, image, scene.geometry()))
         labels.append(grid_labels(scene.grid()))
@@ -107,37 +118,45 @@ VARIED_STREAM_OFFSET = 1000  # the varied scenes of stream S draw from stream S 
 VARIED_RENDER_OFFSET = 5_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
 CLOSE_STREAM_OFFSET = 2000  # the close scenes of stream S draw from stream S + this
 CLOSE_RENDER_OFFSET = 6_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
+OFF_CENTRE_TAG = 3000  # with the stream and the part's name: the off-centre draws' seed
 
 
-def varied_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArray, IntArray]:
+def varied_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0
+               ) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` varied scenes (:func:`vision.synthetic.varied_scene`:
     wooden boards and sets, lamp light and daylight, more blur, noise and JPEG loss),
     each read from corners moved by 2% of a square (sd), as a real photo's labelled
-    corners may be."""
+    corners may be; pieces set off centre as in :func:`synthetic_set`."""
     return _moved_scene_set(config, scenes, synthetic.varied_scene,
                             np.random.default_rng(stream + VARIED_STREAM_OFFSET),
-                            stream * RENDER_SEEDS_PER_STREAM + VARIED_RENDER_OFFSET)
+                            stream * RENDER_SEEDS_PER_STREAM + VARIED_RENDER_OFFSET,
+                            off_centre, offsets_rng(stream, "varied"))
 
 
-def close_set(config: VisionConfig, scenes: int, stream: int) -> tuple[FloatArray, IntArray]:
+def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0
+              ) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` close scenes (:func:`vision.synthetic.close_scene`:
     a phone's 4:3 picture from 8 to 12 squares away, pieces of every kind leaning
-    far), each read from corners moved by 2% of a square (sd)."""
+    far), each read from corners moved by 2% of a square (sd); pieces set off centre
+    as in :func:`synthetic_set`."""
     return _moved_scene_set(config, scenes, synthetic.close_scene,
                             np.random.default_rng(stream + CLOSE_STREAM_OFFSET),
-                            stream * RENDER_SEEDS_PER_STREAM + CLOSE_RENDER_OFFSET)
+                            stream * RENDER_SEEDS_PER_STREAM + CLOSE_RENDER_OFFSET,
+                            off_centre, offsets_rng(stream, "close"))
 
 
 def _moved_scene_set(config: VisionConfig, scenes: int,
                      make: Callable[[np.random.Generator], synthetic.Scene],
-                     rng: np.random.Generator, first_render: int
+                     rng: np.random.Generator, first_render: int,
+                     off_centre: float, aside: np.random.Generator
                      ) -> tuple[FloatArray, IntArray]:
-    """Rows and labels of ``scenes`` scenes drawn by ``make`` from ``rng``, rendered
-    with seeds from ``first_render`` on, each read from corners moved by 2% of a
-    square (sd)."""
+    """Rows and labels of ``scenes`` scenes drawn by ``make`` from ``rng``, their
+    pieces set N(0, ``off_centre``) squares off centre by draws from ``aside``,
+    rendered with seeds from ``first_render`` on, each read from corners moved by 2%
+    of a square (sd)."""
     rows, labels = [], []
     for index in range(scenes):
-        scene = make(rng)
+        scene = synthetic.off_centre(make(rng), aside, off_centre)
         image = synthetic.render(scene, first_render + index)
         rows.append(board_rows(config, image, moved_corners(scene.geometry(), rng)))
         labels.append(grid_labels(scene.grid()))
@@ -348,15 +367,16 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
     varied scenes, the sample photos, the real development photos."""
 
     def scenes() -> Part:
-        rows, labels = synthetic_set(config, args.scenes, args.stream, args.leaning)
+        rows, labels = synthetic_set(config, args.scenes, args.stream, args.leaning,
+                                     args.off_centre)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
     def varied() -> Part:
-        rows, labels = varied_set(config, args.varied, args.stream)
+        rows, labels = varied_set(config, args.varied, args.stream, args.off_centre)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
     def close() -> Part:
-        rows, labels = close_set(config, args.close, args.stream)
+        rows, labels = close_set(config, args.close, args.stream, args.off_centre)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
     def samples() -> Part:
@@ -368,12 +388,13 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
         return {"rows": rows, "labels": labels, "board": boards}
 
     cache = args.cache
+    aside = f"-off{args.off_centre:g}" if args.off_centre > 0 else ""
     parts = [
-        _cached(cache, f"scenes-{args.stream}-{args.scenes}-{args.leaning}", scenes)
+        _cached(cache, f"scenes-{args.stream}-{args.scenes}-{args.leaning}{aside}", scenes)
         | {"weight": 1.0},
-        _cached(cache, f"varied{VARIED_VERSION}-{args.stream}-{args.varied}", varied)
+        _cached(cache, f"varied{VARIED_VERSION}-{args.stream}-{args.varied}{aside}", varied)
         | {"weight": args.varied_weight},
-        _cached(cache, f"close-{args.stream}-{args.close}", close)
+        _cached(cache, f"close-{args.stream}-{args.close}{aside}", close)
         | {"weight": 1.0},
         _cached(cache, f"samples{PHOTO_TILES_VERSION}-{args.photo_draws}-{args.seed}", samples)
         | {"weight": args.photo_weight},
@@ -404,6 +425,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--varied-weight", type=float, default=1.0)
     parser.add_argument("--close", type=int, default=0,
                         help="close scenes: a phone 8 to 12 squares from the board")
+    parser.add_argument("--off-centre", type=float, default=0.0, metavar="SPREAD",
+                        help="set every piece of the synthetic scenes N(0, SPREAD) squares "
+                             "off its square's centre along each axis (clipped to 2.5 "
+                             "spreads), as players set pieces down (default 0: centred)")
     parser.add_argument("--photo-draws", type=int, default=6, help="reads of each real photo")
     parser.add_argument("--photo-weight", type=float, default=3.0)
     parser.add_argument("--real-draws", type=int, default=4,

@@ -397,6 +397,39 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
     assert not np.allclose(mirror, nets["two.onnx"].logits(rows))
 
 
+def test_off_centre_sets_every_piece_aside_within_its_clip_and_leaves_all_else() -> None:
+    scene = synthetic.random_scene(np.random.default_rng(11), fraction=0.5)
+    assert synthetic.off_centre(scene, np.random.default_rng(1), 0.0) is scene
+    aside = synthetic.off_centre(scene, np.random.default_rng(1), 0.1)
+    assert set(aside.offsets) == set(scene.pieces)
+    values = np.array(list(aside.offsets.values()))
+    assert np.abs(values).max() <= 0.25 and 0.05 < values.std() < 0.15
+    assert dataclasses.replace(aside, offsets={}) == scene
+    assert synthetic.off_centre(scene, np.random.default_rng(1), 0.1) == aside
+    # a piece set aside is drawn aside: the picture changes, the labels do not
+    assert not np.array_equal(synthetic.render(aside, 2), synthetic.render(scene, 2))
+    assert aside.grid() == scene.grid()
+
+
+def test_training_with_off_centre_draws_the_same_scenes_with_their_pieces_aside(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import train_occupancy
+
+    drawn: list[synthetic.Scene] = []
+    monkeypatch.setattr(train_occupancy.synthetic, "render",
+                        lambda scene, seed: drawn.append(scene) or np.zeros((720, 1280, 3),
+                                                                            np.uint8))
+    monkeypatch.setattr(train_occupancy, "board_rows",
+                        lambda config, image, geometry: np.zeros((64, INPUTS), np.float32))
+    for spread in (0.0, 0.1):
+        train_occupancy.synthetic_set(CONFIG, 2, 5, 1, spread)
+        train_occupancy.varied_set(CONFIG, 2, 5, spread)
+    centred, aside = drawn[:5], drawn[5:]
+    assert all(not scene.offsets for scene in centred)
+    assert all(set(scene.offsets) == set(scene.pieces) for scene in aside)
+    assert [dataclasses.replace(scene, offsets={}) for scene in aside] == centred
+
+
 def test_every_network_a_photo_is_read_with_is_shipped_and_they_differ() -> None:
     rng = np.random.default_rng(3)
     rows = rng.normal(0, 0.3, (64, INPUTS)).astype(np.float32)
