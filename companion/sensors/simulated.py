@@ -73,13 +73,16 @@ class SimPiece:
 HELP = """\
 Physical actions on the simulated board (squares like e4):
   lift SQ                  pick up the piece on SQ (it stays in your hand)
-  place SQ [COLOR] [P] [faint]
+  place SQ [COLOR] [P] [faint | seen COLOR]
                            set down the piece in your hand, or a new piece
                            (COLOR white|black|blue, P its letter, e.g. N);
                            faint: the sensor sees it only faintly (a camera:
-                           a pale piece on a pale square), so it is asked about
+                           a pale piece on a pale square), so it is asked about;
+                           seen COLOR: a colour sensor reads it in that colour
+                           (a camera's white piece read blue in poor light)
   remove SQ                take the piece on SQ off the board (a capture victim)
-  move FROM TO [faint]     lift FROM, place on TO (faint: as for place)
+  move FROM TO [faint | seen COLOR]
+                           lift FROM, place on TO (faint, seen: as for place)
   capture FROM TO [victim-first]
                            capture: mover lifted first, or the victim first
   slide FROM TO [pause SQ] drag a piece along the board, maybe resting on SQ
@@ -116,6 +119,7 @@ class SimulatedBoard:
         self._dark = 0
         self._hidden = 0
         self._faint = 0  # pieces the sensor sees only a faint sign of (reported unsure)
+        self._seen: dict[chess.Square, PieceColor] = {}  # pieces read in another colour
         self._changed_at: float | None = None
         self._reported: tuple[int, tuple[tuple[int, str], ...] | None, int] | None = None
         self._on_snapshot: SnapshotCallback | None = None
@@ -167,7 +171,7 @@ class SimulatedBoard:
         occupied = self._sensed_mask()
         colors: dict[chess.Square, PieceColor] | None = None
         if self.colors and not self._hidden:
-            colors = {sq: piece.color for sq, piece in self.squares.items()
+            colors = {sq: self._seen.get(sq, piece.color) for sq, piece in self.squares.items()
                       if occupied & chess.BB_SQUARES[sq]}
         unsure = self._faint & self.occupied & ~occupied
         return BoardSnapshot(chess.SquareSet(occupied), colors, self.now, self.name,
@@ -229,6 +233,7 @@ class SimulatedBoard:
             for square, piece in board.piece_map().items()}
         self.hand = []
         self._ghosts = self._dark = self._hidden = self._faint = 0
+        self._seen = {}
         self._touch()
         self._clear_trail()
         self.advance(self.settle)
@@ -242,6 +247,7 @@ class SimulatedBoard:
         if piece is None:
             raise SimulationError(f"there is no piece on {chess.square_name(square)} to lift")
         self._faint &= ~chess.BB_SQUARES[square]
+        self._seen.pop(square, None)
         self.hand.append((piece, square))
         self._after(square, bounce, hold)
 
@@ -252,14 +258,17 @@ class SimulatedBoard:
         if piece is None:
             raise SimulationError(f"there is no piece on {chess.square_name(square)} to remove")
         self._faint &= ~chess.BB_SQUARES[square]
+        self._seen.pop(square, None)
         self._after(square, bounce, hold)
         return piece
 
     def place(self, square: chess.Square, piece: SimPiece | None = None, *, bounce: int = 0,
-              hold: float | None = None, faint: bool = False) -> None:
+              hold: float | None = None, faint: bool = False,
+              seen: PieceColor | None = None) -> None:
         """Set down ``piece`` (a new piece), else the piece last lifted, on ``square``;
         ``faint``: the sensor sees only a faint sign of it and reports the square
-        unsure (a camera's pale piece on a pale square), until it is lifted."""
+        unsure (a camera's pale piece on a pale square), until it is lifted;
+        ``seen``: a colour sensor reads it in that colour until it is lifted."""
         if square in self.squares:
             raise SimulationError(f"{chess.square_name(square)} is not empty")
         if piece is None:
@@ -274,6 +283,8 @@ class SimulatedBoard:
         self._ghosts &= ~chess.BB_SQUARES[square]
         if faint:
             self._faint |= chess.BB_SQUARES[square]
+        if seen is not None:
+            self._seen[square] = seen
         self._after(square, bounce, hold)
 
     def knock(self, square: chess.Square, seconds: float, *,
@@ -369,6 +380,7 @@ class SimulatedBoard:
                                       f"a piece stands there")
         here = origin
         self._faint &= ~chess.BB_SQUARES[origin]  # seen clearly once it is moved
+        self._seen.pop(origin, None)
         for square in path:
             del self.squares[here]
             self.squares[square] = piece
@@ -389,9 +401,10 @@ class SimulatedBoard:
     # ------------------------------------------------------------------
     # Whole actions
 
-    def move(self, origin: chess.Square, target: chess.Square, *, faint: bool = False) -> None:
+    def move(self, origin: chess.Square, target: chess.Square, *, faint: bool = False,
+             seen: PieceColor | None = None) -> None:
         self.lift(origin)
-        self.place(target, faint=faint)
+        self.place(target, faint=faint, seen=seen)
 
     def capture(self, origin: chess.Square, target: chess.Square, *,
                 victim_first: bool = False) -> None:
@@ -456,6 +469,7 @@ class SimulatedBoard:
                 self.squares, self.hand = saved
                 self._ghosts = self._dark = self._hidden = 0
                 self._faint &= self.occupied
+                self._seen = {sq: c for sq, c in self._seen.items() if sq in self.squares}
                 self._touch()
                 self.advance(self.settle)
             self.last_message = str(error)
@@ -523,16 +537,22 @@ def _cmd_lift(board: SimulatedBoard, args: list[str]) -> str:
     return ""
 
 
-def _faint_word(args: list[str]) -> tuple[list[str], bool]:
-    """The command's words without a trailing ``faint``, and whether it was there."""
+def _sensing_words(args: list[str]) -> tuple[list[str], bool, PieceColor | None]:
+    """The command's words without a trailing ``faint`` or ``seen COLOR``, whether
+    ``faint`` was there, and the colour seen."""
     if args and args[-1] == "faint":
-        return args[:-1], True
-    return args, False
+        return args[:-1], True, None
+    if len(args) >= 2 and args[-2] == "seen":
+        color = _COLOURS.get(args[-1])
+        if color is None:
+            raise SimulationError(f"{args[-1]!r} is not a colour: white, black or blue")
+        return args[:-2], False, color
+    return args, False, None
 
 
 def _cmd_place(board: SimulatedBoard, args: list[str]) -> str:
-    args, faint = _faint_word(args)
-    _need(args, 1, 3, "place SQ [white|black|blue] [PIECE LETTER] [faint]")
+    args, faint, seen = _sensing_words(args)
+    _need(args, 1, 3, "place SQ [white|black|blue] [PIECE LETTER] [faint | seen COLOR]")
     square = _square(args[0])
     piece: SimPiece | None = None
     if len(args) >= 2:
@@ -544,7 +564,7 @@ def _cmd_place(board: SimulatedBoard, args: list[str]) -> str:
             raise SimulationError(f"{letter!r} is not a piece letter (p n b r q k)")
         symbol = letter.upper() if color == "white" else letter
         piece = SimPiece(color, symbol)
-    board.place(square, piece, faint=faint)
+    board.place(square, piece, faint=faint, seen=seen)
     return ""
 
 
@@ -555,12 +575,12 @@ def _cmd_remove(board: SimulatedBoard, args: list[str]) -> str:
 
 
 def _cmd_move(board: SimulatedBoard, args: list[str]) -> str:
-    args, faint = _faint_word(args)
-    _need(args, 2, 2, "move FROM TO [faint]")
+    args, faint, seen = _sensing_words(args)
+    _need(args, 2, 2, "move FROM TO [faint | seen COLOR]")
     origin, target = _square(args[0]), _square(args[1])
     if target in board.squares:
         raise SimulationError(f"{args[1]} is not empty: use 'capture {args[0]} {args[1]}'")
-    board.move(origin, target, faint=faint)
+    board.move(origin, target, faint=faint, seen=seen)
     return ""
 
 

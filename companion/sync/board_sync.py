@@ -37,6 +37,7 @@ from companion.sync.position import (
 from companion.sync.result import Choice, Fix, SyncKind, SyncResult
 from companion.sync.trail import Trail
 from companion.sync.words import (
+    COLOUR_WORDS,
     colour_at,
     describe_action,
     fixes_towards,
@@ -118,6 +119,9 @@ class BoardSync:
         self._mask = 0
         self._colours: Colours | None = None
         self._unsure = 0
+        # square -> (colour read, game's colour), as indices into Colours: a piece the
+        # players confirmed that the sensor reads in another colour
+        self._recoloured: dict[chess.Square, tuple[int, int]] = {}
         self._decided: tuple[int, Colours | None, int, int] | None = None
         self._generation = 0
         self._result = SyncResult(SyncKind.WAITING, "No board seen yet.")
@@ -154,7 +158,9 @@ class BoardSync:
         A square the sensor is unsure of (``snapshot.unsure``: read empty, with some
         sign of a piece) where the game has a piece counts as holding that piece: a
         pale piece on a pale square the players confirmed is not taken for lifted
-        every time the sensor reads it weakly."""
+        every time the sensor reads it weakly. Likewise a piece the players confirmed
+        that the sensor reads in another colour (a white knight read blue) counts as
+        the game's piece while the sensor reads it so."""
         colours = snapshot_colours(snapshot)
         position = self._current()
         held = int(snapshot.unsure) & position.mask
@@ -163,6 +169,8 @@ class BoardSync:
             (white, black, blue), (game_white, game_black, game_blue) = colours, position.colours
             colours = (white | (game_white & held), black | (game_black & held),
                        blue | (game_blue & held))
+        if colours is not None:
+            colours = self._as_confirmed(position, colours)
         key = (mask, colours, int(snapshot.unsure), self._generation)
         first = self._snapshot is None
         self._snapshot = snapshot
@@ -196,11 +204,14 @@ class BoardSync:
             raise SyncError(f"choose a number from 0 to {len(choices) - 1}, not {index}")
         choice = choices[index]
         label = choice.label[0].upper() + choice.label[1:]
+        seen = self._colours
         try:
             self._apply(choice)
         except ValueError as error:
             return self._finish(SyncResult(SyncKind.ILLEGAL, f"{label} failed: {error}.",
                                            reason=str(error)))
+        if seen is not None:
+            self._confirm_colours(choice.recolour, seen)
         if choice.move is None and choice.remove is None:
             after = self.refresh()
             return self._finish(dataclasses.replace(
@@ -221,6 +232,31 @@ class BoardSync:
 
     # ------------------------------------------------------------------
     # State
+
+    def _confirm_colours(self, squares: Sequence[chess.Square], seen: Colours) -> None:
+        """The players confirmed the game's pieces on ``squares``, which the sensor
+        reads as ``seen`` shows: take that reading there as the game's piece."""
+        game = board_colours(self._game.board)
+        for square in squares:
+            read, want = _colour_index(seen, square), _colour_index(game, square)
+            if read is not None and want is not None and read != want:
+                self._recoloured[square] = (read, want)
+                LOGGER.info("sync: %s read %s is taken as the game's %s piece",
+                            chess.square_name(square), COLOUR_WORDS[read], COLOUR_WORDS[want])
+
+    def _as_confirmed(self, position: Position, colours: Colours) -> Colours:
+        """``colours`` with each confirmed piece read in another colour taken as the
+        game's, while the game still has a piece of that colour there and the sensor
+        still reads it so; a confirmation whose piece has gone from the game is dropped."""
+        result = list(colours)
+        for square, (read, want) in list(self._recoloured.items()):
+            bit = chess.BB_SQUARES[square]
+            if not position.colours[want] & bit:
+                del self._recoloured[square]   # the piece left, or another stands there
+            elif result[read] & bit:
+                result[read] &= ~bit
+                result[want] |= bit
+        return (result[0], result[1], result[2])
 
     def _on_event(self, event: GameEvent) -> None:
         self._mirror.on_event(event)
@@ -295,6 +331,10 @@ class BoardSync:
             again = self._lifted_again(pos, mask, colours)
             if again is not None:
                 return again
+        if colours is not None and trail.changed:
+            doubt = self._colour_doubt(pos, mask, colours)
+            if doubt is not None:
+                return doubt
         partial = self._partial(pos, mask, colours)
         if partial is not None and partial.kind != SyncKind.ILLEGAL:
             return partial   # an action under way
@@ -472,6 +512,48 @@ class BoardSync:
         return SyncResult(SyncKind.ASK, f"{question} The camera cannot tell for sure.",
                           led=LedHint(targets=chess.SquareSet(m.to_square for m in drops)),
                           choices=choices)
+
+    def _colour_doubt(self, pos: Position, mask: int, colours: Colours) -> SyncResult | None:
+        """The board shows a legal drop or move (no capture, no promotion) by occupancy,
+        with every colour as it would leave them except the piece it sets down, which
+        the sensor reads in another colour (a white piece read blue or black in poor
+        light): ask whether it is that action, never assume."""
+        doubts: list[tuple[chess.Move, str]] = []
+        for expected in pos.index.get(mask, ()):
+            move = expected.move
+            if move is None or move.promotion or expected.capture is not None:
+                continue
+            differs = 0
+            for want, seen in zip(expected.colours, colours, strict=True):
+                differs |= want ^ seen
+            read = colour_at(colours, move.to_square)
+            if differs == chess.BB_SQUARES[move.to_square] and read is not None:
+                doubts.append((move, read))
+        if not doubts:
+            return None
+        board = pos.board
+        choices, questions = [], []
+        for move, _ in doubts:
+            where = chess.square_name(move.to_square)
+            if move.drop:
+                name = chess.piece_name(move.drop) if pos.pending is None else \
+                    card_name(parse_card_letter(pos.pending)[0])
+                choices.append(Choice(f"the {name} on {where}", move=move,
+                                      recolour=(move.to_square,)))
+                questions.append(f"Is {_side(pos.turn)}'s {name} on {where}?")
+            else:
+                choices.append(Choice(f"play {board.san(move)}", move=move,
+                                      recolour=(move.to_square,)))
+                questions.append(f"Did the {piece_words(board, move.from_square)} go from "
+                                 f"{chess.square_name(move.from_square)} to {where}?")
+        reads = "; ".join(dict.fromkeys(f"the piece on {chess.square_name(m.to_square)} "
+                                        f"looks {read}" for m, read in doubts))
+        question = questions[0] if len(questions) == 1 else \
+            "Which action is it: " + ", or ".join(c.label for c in choices) + "?"
+        return SyncResult(SyncKind.ASK, f"{question} The camera cannot tell its colour for "
+                                        f"sure: {reads}.",
+                          led=LedHint(targets=chess.SquareSet(m.to_square for m, _ in doubts)),
+                          choices=tuple(choices))
 
     def _unsure_move(self, pos: Position, mover: chess.Square) -> SyncResult | None:
         """A piece of the side to move is gone from ``mover``, nothing else changed,
@@ -963,6 +1045,14 @@ class BoardSync:
                           led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets,
                                       last_move=_move_squares(pos.last_move)),
                           fixes=fixes)
+
+
+def _colour_index(colours: Colours, square: chess.Square) -> int | None:
+    bit = chess.BB_SQUARES[square]
+    for index, mask in enumerate(colours):
+        if mask & bit:
+            return index
+    return None
 
 
 def _fix_squares(fixes: Sequence[Fix]) -> chess.SquareSet:

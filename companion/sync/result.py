@@ -32,13 +32,16 @@ class SyncKind(enum.Enum):
 @dataclasses.dataclass(frozen=True)
 class Choice:
     """One answer to an ASK: undo ``undo_count`` actions, then play ``move`` (and
-    then ``reply``) or remove the piece on ``remove`` (any may be absent)."""
+    then ``reply``) or remove the piece on ``remove`` (any may be absent).
+    ``recolour``: squares whose piece the sensor reads in another colour than the
+    game's; once chosen, that reading there is taken as the game's piece."""
 
     label: str
     move: chess.Move | None = None
     undo_count: int = 0
     remove: chess.Square | None = None
     reply: chess.Move | None = None   # the opponent's answer, seen at the same time
+    recolour: tuple[chess.Square, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)

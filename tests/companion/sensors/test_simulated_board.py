@@ -179,6 +179,24 @@ def test_a_faint_piece_is_reported_unsure_until_it_is_lifted() -> None:
     assert not board.sensed().unsure and "a5" in sink.names()
 
 
+def test_a_piece_seen_in_another_colour_is_reported_so_until_it_is_lifted() -> None:
+    board = SimulatedBoard(colors=True)
+    sink = started(board, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert board.handle_command("place c3 white n seen blue")
+    assert board.squares[SQ("c3")] == SimPiece("white", "N")
+    assert (sink.snapshots[-1].colors or {})[SQ("c3")] == "blue"
+    assert board.handle_command("move a1 a5 seen black")
+    assert (sink.snapshots[-1].colors or {})[SQ("a5")] == "black"
+    # a failed command keeps what is seen as it was
+    assert not board.handle_command("move a5 e1 seen white")
+    assert (board.sensed().colors or {})[SQ("a5")] == "black"
+    # lifted and set down again, or slid, a piece is read in its own colour
+    assert board.handle_command("lift c3") and board.handle_command("place c4")
+    assert (sink.snapshots[-1].colors or {})[SQ("c4")] == "white"
+    assert board.handle_command("slide a5 a3")
+    assert (board.sensed().colors or {})[SQ("a3")] == "white"
+
+
 @pytest.mark.parametrize(("command", "error"), [
     ("lift e4", "there is no piece on e4 to lift"),
     ("place z9", "'z9' is not a square"),
@@ -187,7 +205,9 @@ def test_a_faint_piece_is_reported_unsure_until_it_is_lifted() -> None:
     ("place e4 green", "'green' is not a colour"),
     ("place e4 white nn", "'nn' is not a piece letter"),
     ("place e4 faint faint", "'faint' is not a colour"),
-    ("move a1 faint", "usage: move FROM TO [faint]"),
+    ("move a1 faint", "usage: move FROM TO [faint | seen COLOR]"),
+    ("place e4 seen green", "'green' is not a colour"),
+    ("place e4 white n faint seen blue", "usage: place SQ"),
     ("move a1 e1", "e1 is not empty: use 'capture a1 e1'"),
     ("capture a1 a3", "capture needs a piece on both squares"),
     ("capture a1 e1 sideways", "the order is 'victim-first' or 'mover-first'"),

@@ -15,11 +15,11 @@ from companion.game import Game
 from companion.sensors.simulated import SimulatedBoard
 
 
-def _session(seed: int) -> tuple[Game, TerminalSession, io.StringIO]:
+def _session(seed: int, board: str = "sim") -> tuple[Game, TerminalSession, io.StringIO]:
     game = Game(seed=seed)
     out = io.StringIO()
     session = TerminalSession(game, None, color=False, out=out)
-    session.open_board("sim")
+    session.open_board(board)
     return game, session, out
 
 
@@ -133,3 +133,29 @@ def test_a_piece_the_board_sees_only_faintly_is_asked_about_at_the_terminal() ->
     index = next(i for i, choice in enumerate(question.choices) if choice.move == move)
     assert session.handle(f"choose {index}")
     assert len(played()) == before + 1 and played()[-1] == move
+
+
+def test_a_piece_a_colour_board_reads_in_another_colour_is_asked_about_at_the_terminal(
+        ) -> None:
+    # 'seen blue' stands for a camera reading a white piece blue in poor light: the
+    # placement fits by occupancy, not by colour, and the companion asks.
+    game, session, out = _session(5, "sim:color")
+    assert session.handle("flip")
+    card = game.pending
+    assert card is not None
+    target = sorted(game.drop_targets())[0]
+    name = chess.square_name(target)
+    wrong = "black" if game.board.turn == chess.WHITE else "white"
+    assert session.handle(f"place {name} seen {wrong}")
+    assert game.pending == card, "played without being asked"
+    assert "cannot tell its colour for sure" in out.getvalue()
+    assert f"on {name} looks {wrong}" in out.getvalue()
+    assert session.handle("choose 0")
+    assert game.pending is None and game.board.piece_at(target) is not None
+    # Still read in the other colour, the confirmed piece is the game's: the next
+    # placement is played as usual.
+    assert session.handle("flip")
+    drop = sorted(game.drop_targets())[0]
+    assert session.handle(f"place {chess.square_name(drop)}")
+    assert game.pending is None, out.getvalue()[-300:]
+    assert session.board_session.last_result.kind.value == "committed"
