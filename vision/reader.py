@@ -35,6 +35,7 @@ from vision.geometry import BoardGeometry, Image
 from vision.locate import Located, follow_markers, locate, marker_quads
 from vision.motion import FrameReading, Settler
 from vision.pipeline import BoardPipeline, StageHook
+from vision.square_net import SquareNetError
 
 LOGGER = logging.getLogger(__name__)
 
@@ -170,6 +171,12 @@ class CameraBoardReader:
                 if self._stop.is_set():
                     break
                 self._handle(frame, timestamp, settler, on_snapshot, on_status)
+        except SquareNetError as error:
+            # The shipped square network is missing or broken: nothing can be read.
+            LOGGER.error("camera %s: %s", self.source, error)
+            on_status(SourceStatus(self.name, False, f"the camera reader cannot read "
+                                                     f"squares: {error}"))
+            return
         finally:
             capture.release()
         if not self._stop.is_set():

@@ -119,6 +119,18 @@ def test_bad_frames_are_skipped_and_reported() -> None:
     assert sum(s.message == "skipped an unreadable frame" for s in statuses) == 2
 
 
+def test_a_missing_square_network_is_named_and_the_reader_stops() -> None:
+    from vision.config import VisionConfig
+
+    scene = game_scene(44, markers=True)
+    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
+    config = VisionConfig(game_nets=("no-such-network.onnx",))
+    snapshots, statuses = run_reader([f.image for f in video], config=config)
+    assert not snapshots
+    last = statuses[-1]
+    assert not last.connected and "no-such-network.onnx" in last.message, statuses
+
+
 def test_a_real_video_file_is_read_to_the_end(tmp_path) -> None:  # type: ignore[no-untyped-def]
     scene = game_scene(45, markers=True)
     video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=45)
