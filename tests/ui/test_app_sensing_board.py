@@ -155,6 +155,31 @@ def test_a_camera_board_shows_its_picture_with_the_grid(driver: Driver) -> None:
     assert camera.hints  # the sync's hints reach the source
 
 
+def test_a_camera_reading_a_piece_in_another_colour_asks_on_the_screen(driver: Driver) -> None:
+    # The white king set down on e1 is read black (a white piece in shadow): the game
+    # does not take it; the question is in the players' messages, with its button.
+    camera = FakeCamera()
+    game = driver.new_game("KQ", "k", source=camera)
+    screen = driver.game_screen
+    driver.flip(chess.WHITE)
+    camera.on_snapshot(BoardSnapshot(chess.SquareSet([chess.E1]), {chess.E1: "black"}, 1.0,
+                                     "camera"))
+    driver.pump(3)
+    assert game.san_history() == ["flip K"] and game.pending == "K"
+    assert screen.sensed.kind == "ask" and screen.sensed.choices == ("the king on e1",)
+    assert "Is White's king on e1?" in driver.message()
+    assert "looks black" in driver.message()
+    screen.session.link.choose(0)
+    driver.pump(4)
+    assert game.san_history() == ["K@e1"]
+    assert driver.shown_pieces() == {"e1": "K"}
+    # Read black again, the confirmed king is White's: Black's turn, nothing to fix.
+    camera.on_snapshot(BoardSnapshot(chess.SquareSet([chess.E1]), {chess.E1: "black"}, 2.0,
+                                     "camera"))
+    driver.pump(3)
+    assert screen.sensed.kind == "in_sync", screen.sensed.message
+
+
 def test_the_reed_switch_board_on_its_own_thread_drives_the_screen(driver: Driver) -> None:
     """The real serial reader (its own thread) talking to the board firmware running
     under MicroPython on a pty: snapshots reach the game only through the Clock."""
