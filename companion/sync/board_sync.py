@@ -238,11 +238,11 @@ class BoardSync:
         reads as ``seen`` shows: take that reading there as the game's piece."""
         game = board_colours(self._game.board)
         for square in squares:
-            read, want = _colour_index(seen, square), _colour_index(game, square)
+            read, want = colour_at(seen, square), colour_at(game, square)
             if read is not None and want is not None and read != want:
-                self._recoloured[square] = (read, want)
+                self._recoloured[square] = (COLOUR_WORDS.index(read), COLOUR_WORDS.index(want))
                 LOGGER.info("sync: %s read %s is taken as the game's %s piece",
-                            chess.square_name(square), COLOUR_WORDS[read], COLOUR_WORDS[want])
+                            chess.square_name(square), read, want)
 
     def _as_confirmed(self, position: Position, colours: Colours) -> Colours:
         """``colours`` with each confirmed piece read in another colour taken as the
@@ -1045,14 +1045,6 @@ class BoardSync:
                           led=LedHint(fix=_fix_squares(fixes), targets=pos.drop_targets,
                                       last_move=_move_squares(pos.last_move)),
                           fixes=fixes)
-
-
-def _colour_index(colours: Colours, square: chess.Square) -> int | None:
-    bit = chess.BB_SQUARES[square]
-    for index, mask in enumerate(colours):
-        if mask & bit:
-            return index
-    return None
 
 
 def _fix_squares(fixes: Sequence[Fix]) -> chess.SquareSet:
