@@ -200,11 +200,9 @@ def placing_offsets(seed: int, positions: list[Position], spread: float) -> list
     result: list[Offsets] = []
     before: Position = {}
     offsets: Offsets = {}
-    limit = 2.5 * spread
     for position in positions:
         offsets = {sq: offsets[sq] if sq in offsets and before.get(sq) == piece
-                   else (float(np.clip(rng.normal(0, spread), -limit, limit)),
-                         float(np.clip(rng.normal(0, spread), -limit, limit)))
+                   else synthetic.offset_draw(rng, spread)
                    for sq, piece in position.items()}
         result.append(offsets)
         before = position

@@ -148,7 +148,10 @@ class VisionConfig:
     # logits averaged. Both shipped networks were tried in the eleventh session and
     # failed their rule: off-centre games 501/1/71 -> 532/0/41 and set 0 90 -> 60,
     # but centred game 606 stalled (docs/camera-development.md "Pieces set down off
-    # their squares' centres, in watched games"); the first alone reads them.
+    # their squares' centres, in watched games"); the first alone reads them. Networks
+    # trained on pieces set off centre (train_occupancy --off-centre), alone or beside
+    # it, failed theirs in the twelfth session: they take a neighbour's base or a tall
+    # piece's top for a piece ("A game network trained on pieces set off centre").
     game_nets: tuple[str, ...] = ("occupancy.onnx",)
     # A photo read without a reference lists the squares whose occupancy
     # log-odds lie within this margin of its threshold as unsure, for a person

@@ -304,17 +304,21 @@ def close_scene(rng: np.random.Generator) -> Scene:
                         focal_widths=(0.6, 0.9))
 
 
+def offset_draw(rng: np.random.Generator, spread: float) -> tuple[float, float]:
+    """Where a piece set down by hand stands off its square's centre, in squares:
+    N(0, ``spread``) along each axis, clipped to 2.5 spreads."""
+    limit = 2.5 * spread
+    dx, dy = np.clip(rng.normal(0.0, spread, 2), -limit, limit)
+    return float(dx), float(dy)
+
+
 def off_centre(scene: Scene, rng: np.random.Generator, spread: float) -> Scene:
-    """``scene`` with each piece set N(0, ``spread``) squares off its square's centre
-    along each axis, clipped to 2.5 spreads (as players set pieces down); the draws
-    come from ``rng`` alone, so the scene's other properties stay as they were. With
-    ``spread`` 0 the scene is returned as it is."""
+    """``scene`` with each piece set off its square's centre (:func:`offset_draw`, as
+    players set pieces down); the draws come from ``rng`` alone, so the scene's other
+    properties stay as they were. With ``spread`` 0 the scene is returned as it is."""
     if spread <= 0:
         return scene
-    limit = 2.5 * spread
-    draws = np.clip(rng.normal(0.0, spread, (len(scene.pieces), 2)), -limit, limit)
-    offsets = {square: (float(dx), float(dy))
-               for square, (dx, dy) in zip(sorted(scene.pieces), draws, strict=True)}
+    offsets = {square: offset_draw(rng, spread) for square in sorted(scene.pieces)}
     return dataclasses.replace(scene, offsets=offsets)
 
 
