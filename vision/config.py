@@ -141,9 +141,10 @@ class VisionConfig:
     # Without a reference, the logits are also averaged over these networks
     # (vision package files), each trained by the documented command with its
     # own --seed (eighth session: see docs/camera-development.md, "Two networks read a photo
-    # together"). The reading with a reference, played every frame, keeps the
-    # first alone.
-    photo_nets: tuple[str, ...] = ("occupancy.onnx", "occupancy_seed1.onnx")
+    # together"). Since the thirteenth session they are trained with the walnut
+    # board's development photos too ("The walnut board's other photos, in both
+    # parts"); the reading with a reference, played every frame, keeps game_nets.
+    photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx")
     # The networks that read a frame with a reference (a game's, every frame), their
     # logits averaged. Both shipped networks were tried in the eleventh session and
     # failed their rule: off-centre games 501/1/71 -> 532/0/41 and set 0 90 -> 60,
@@ -152,6 +153,9 @@ class VisionConfig:
     # trained on pieces set off centre (train_occupancy --off-centre), alone or beside
     # it, failed theirs in the twelfth session: they take a neighbour's base or a tall
     # piece's top for a piece ("A game network trained on pieces set off centre").
+    # The networks retrained with the walnut board's photos (photo_nets) failed theirs
+    # in the thirteenth: centred game 606 stalls. So the games keep the network
+    # trained without them (`train_occupancy --leave-out walnut --keep`).
     game_nets: tuple[str, ...] = ("occupancy.onnx",)
     # A photo read without a reference lists the squares whose occupancy
     # log-odds lie within this margin of its threshold as unsure, for a person

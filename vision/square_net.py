@@ -7,7 +7,9 @@ where the tops of the pieces in front of it do not). Tiles are sampled from
 the warp's Lab values with precomputed maps (one ``cv2.remap`` a frame), less
 the empty colour of the square's own colour at that place (the board's light
 and dark square models, so uneven light cancels), and scaled. The network
-(``occupancy.onnx``, trained by ``python -m vision.train_occupancy``; two small
+(``occupancy.onnx`` for a game's frames, ``occupancy_photo.onnx`` and
+``occupancy_photo_seed1.onnx`` for photos: ``VisionConfig.game_nets`` and
+``photo_nets``, trained by ``python -m vision.train_occupancy``; two small
 convolutions and a dense layer, see :mod:`vision.tile_conv`) maps a tile to
 four logits: empty, white, black, blue.
 

@@ -1,8 +1,9 @@
 """Train the square network of :mod:`vision.square_net` and write it as ONNX.
 
-``python -m vision.train_occupancy --out vision/occupancy.onnx`` (and, for the
+``python -m vision.train_occupancy --out vision/occupancy_photo.onnx`` (and, for the
 second network that reads photos beside it, ``--seed 1 --out
-vision/occupancy_seed1.onnx``) renders the
+vision/occupancy_photo_seed1.onnx``; the games' network, trained without the walnut
+board's development photos: ``--leave-out walnut --keep vision/occupancy.onnx``) renders the
 training scenes (synthetic stream ``--stream``: ordinary scenes, leaning
 scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see
@@ -27,7 +28,8 @@ a digest of ``labels.json``, so photos added there are read again.
 
 ``--leave-out BOARD`` is a check of how the network meets a board it has
 never seen: it trains without the development photos of that board, reads
-them, and writes nothing.
+them, and writes nothing (with ``--keep PATH``, the network so fitted: the
+games' network is the one fitted without the walnut board).
 
 The benchmark's scene sets (``benchmarks.bench_vision --seed S``) draw from
 their own streams; the stream used here (default 77) is never one of the
@@ -417,7 +419,7 @@ def tile_weights(parts: list[Part], blue_weight: float) -> FloatArray:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path("vision/occupancy.onnx"))
+    parser.add_argument("--out", type=Path, default=Path("vision/occupancy_photo.onnx"))
     parser.add_argument("--scenes", type=int, default=800, help="ordinary synthetic scenes")
     parser.add_argument("--leaning", type=int, default=300, help="low-camera leaning scenes")
     parser.add_argument("--varied", type=int, default=800,

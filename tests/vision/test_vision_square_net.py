@@ -1,4 +1,4 @@
-"""The shipped square network (vision/occupancy.onnx), read by OpenCV's dnn module.
+"""The shipped square networks (vision/occupancy*.onnx), read by OpenCV's dnn module.
 
 Its accuracy is checked without retraining: on the real sample photos and the
 development part of the real board photos (which it was trained on, with moved
@@ -37,7 +37,12 @@ NET_SYNTHETIC_WRONG = 6
 # was, and was read for the report (78 of 4,544 wrong: 65 on the walnut board, 10 on
 # the tournament board, 2 on the empty wooden board, 1 on the mat). Since the eighth
 # session photos are read by two networks together (VisionConfig.photo_nets); the dev
-# figure stayed 8.
+# figure stayed 8. Thirteenth session: the walnut board's 23 development photos joined
+# (trained on, with the photo networks retrained): the photos there before 7, the
+# walnut ones 2 (f8 on walnut_58 and walnut_61: a black piece whose base the white
+# piece in front of it hides, read white). A first fit read one walnut square wrong,
+# walnut_48 f1: a black bishop the source had no box for; its label was corrected
+# (README.md there) and the networks fitted again. The dev bound is 9 since.
 # Its history, each reading once, after the change was chosen: 159 with the fourth
 # session's network alone, 130 with the colour split, 112 with the occupancy split
 # too, 121 with the mirrored reading too (kept though it read worse: the held-out part
@@ -47,7 +52,7 @@ NET_SYNTHETIC_WRONG = 6
 # (docs/camera-real-errors.md says what was known before
 # each reading). The training recipe and the reader were chosen on the development
 # part and synthetic streams (docs/camera.md); the held-out count only guards them.
-NET_DEV_WRONG = 8
+NET_DEV_WRONG = 9
 NET_HELD_OUT_WRONG = 78
 # The mat photos taken from the tripod of its empty photo (mat_65), read against it
 # as a game's camera reads (the fused reader): 2 of 2,688 wrong (dev) and none of
@@ -280,7 +285,7 @@ def test_training_reads_every_development_photo_labels_json_lists() -> None:
     rows, labels, boards = real_dev_set(CONFIG, 1, 0)
     assert rows.shape == (64 * len(dev), INPUTS) and len(labels) == len(boards) == len(rows)
     assert list(boards[::64]) == [photo.board for photo in dev]
-    assert "walnut" not in set(boards) and "wood" not in set(boards)
+    assert "wood" not in set(boards) and "walnut" in set(boards)
 
 
 def test_the_convolutional_network_runs_in_opencv_as_numpy_computes() -> None:
@@ -441,8 +446,8 @@ def test_every_network_a_photo_is_read_with_is_shipped_and_they_differ() -> None
 def test_a_games_frames_are_read_by_every_game_network_together(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The reading with a reference (a game's frames) averages the logits of
-    # VisionConfig.game_nets (the first network alone as shipped), as a photo's
-    # reading does photo_nets.
+    # VisionConfig.game_nets (one network as shipped, not one of the photos' since the
+    # thirteenth session), as a photo's reading does photo_nets.
     from vision import squares
 
     rng = np.random.default_rng(8)
@@ -451,8 +456,8 @@ def test_a_games_frames_are_read_by_every_game_network_together(
     sampler = make_sampler(CONFIG, geometry)
     warped = warp(CONFIG, synthetic.render(scene, 8), geometry)
     empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 9), geometry)
-    assert CONFIG.game_nets == CONFIG.photo_nets[:1]
-    pair = dataclasses.replace(CONFIG, game_nets=CONFIG.photo_nets)
+    assert len(CONFIG.game_nets) == 1 and CONFIG.game_nets[0] not in CONFIG.photo_nets
+    pair = dataclasses.replace(CONFIG, game_nets=CONFIG.game_nets + CONFIG.photo_nets[:1])
     both = squares.read_squares(pair, sampler, warped, empty)
     assert "".join(both.grid) == "".join(scene.grid())
     called: list[str] = []
