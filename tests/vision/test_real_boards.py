@@ -24,7 +24,12 @@ from vision.real_boards import load_real_boards, read_board, real_boards_dir, wr
 # 112 -> 121, for a change chosen on the development part before the held-out part
 # was read with it, whose reading was to be reported and not to choose
 # (docs/camera-development.md, "Each tile read twice").
-HELD_OUT_WRONG = 78
+# Thirteenth session: 71 on these photos (the 71 read before), read once, with the photo
+# networks trained with the walnut board's development photos too; the 26 later
+# held-out walnut photos added then (a board the development part now shows) are
+# counted apart: 50 on them, read once.
+HELD_OUT_WRONG = 71
+LATER_WALNUT_WRONG = 50
 
 
 def test_the_photos_their_labels_and_licences_are_in_the_repository() -> None:
@@ -68,8 +73,16 @@ def test_held_out_photos_read_no_worse_than_today() -> None:
     from their labelled corners without a reference, and the wrong squares may not
     exceed today's count. Every wrong square is named in the failure."""
     config = VisionConfig()
-    wrong = []
+    wrong: dict[bool, list[str]] = {False: [], True: []}
     for photo in load_real_boards(split="held_out"):
-        wrong += [f"{photo.path.name} {w}"
-                  for w in wrong_squares(photo.grid, read_board(config, photo))]
-    assert len(wrong) <= HELD_OUT_WRONG, wrong
+        wrong[is_later_walnut(photo.path.name)] += [
+            f"{photo.path.name} {w}" for w in wrong_squares(photo.grid, read_board(config, photo))]
+    assert len(wrong[False]) <= HELD_OUT_WRONG, wrong[False]
+    assert len(wrong[True]) <= LATER_WALNUT_WRONG, wrong[True]
+
+
+def is_later_walnut(name: str) -> bool:
+    """Whether a photo is one of the walnut board's later photos (``walnut_20`` on, its
+    source's train part: README.md there), reported apart from the 71 held-out photos
+    read before them."""
+    return name.startswith("walnut_") and int(name[7:9]) >= 20

@@ -216,7 +216,7 @@ def test_classify_names_the_squares_it_is_unsure_of(capsys) -> None:  # type: ig
     # A photo of the folding wooden board: the empty g5 is read as a black piece,
     # only just; the reading lists it for a person to look at, among a few more at
     # most. (A held-out walnut photo was the example until the thirteenth session's
-    # photo networks read it otherwise.)
+    # photo networks found its d5 pawn, though black.)
     from vision.real_boards import load_real_boards
 
     photo = next(p for p in load_real_boards(split="dev") if p.path.name == "folding_07.jpg")
