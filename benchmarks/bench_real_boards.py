@@ -4,8 +4,10 @@ Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out] [--referenc
 (default: both parts). Every photo is read as ``raindrop vision classify --corners``
 reads it: from its labelled corners, without an empty-board reference. Every wrong
 square is printed (photo, square, expected, read), then the squares right per split
-and per board. ``--reference`` reads instead every photo that has an empty photo of
-its board taken from the same camera (a tripod: ``vision.real_boards.tripod_pairs``)
+and per board, and per split for the photos there before the thirteenth session and
+the walnut board's later photos (``walnut_20`` on) apart. ``--reference`` reads
+instead every photo that has an empty photo of its board taken from the same camera
+(a tripod: ``vision.real_boards.tripod_pairs``)
 against that empty photo as its reference, as a game's camera does once it has seen
 the empty board; its peer is then the same reader without the reference.
 A photo read without a reference also lists the squares it is unsure of
@@ -38,6 +40,7 @@ from vision.real_boards import (
     FILES,
     SPLITS,
     RealBoardPhoto,
+    is_later_walnut,
     load_real_boards,
     read_board,
     read_photo,
@@ -135,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         plain = plain_read(photo) if empty is None else read_board(config, photo)
         peer_s += time.perf_counter() - start
         misread = wrong_squares(photo.grid, read)
-        for key in (photo.split, f"{photo.split} {photo.board}"):
+        part = "later walnut" if is_later_walnut(photo) else "photos before"
+        for key in (photo.split, f"{photo.split} {photo.board}", f"{photo.split}, {part}"):
             squares[key] += 64
             wrong[key] += len(misread)
             peer_wrong[key] += len(wrong_squares(photo.grid, plain))

@@ -41,6 +41,17 @@ class RealBoardPhoto:
     grid: tuple[str, ...]
 
 
+LATER_WALNUT = 20  # walnut_20 on: the thirteenth session's photos, reported apart
+
+
+def is_later_walnut(photo: RealBoardPhoto) -> bool:
+    """Whether a photo is one of the walnut board's later photos (``walnut_20`` on,
+    from its source's train part, thirteenth session: README.md there), whose
+    held-out figures are reported apart from those of the photos read before them."""
+    stem = photo.path.stem
+    return photo.board == "walnut" and int(stem.rsplit("_", 1)[1]) >= LATER_WALNUT
+
+
 def real_boards_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "tests" / "vision" / "data" / "real_boards"
 

@@ -8,7 +8,13 @@ from collections import Counter
 import cv2
 
 from vision.config import VisionConfig
-from vision.real_boards import load_real_boards, read_board, real_boards_dir, wrong_squares
+from vision.real_boards import (
+    is_later_walnut,
+    load_real_boards,
+    read_board,
+    real_boards_dir,
+    wrong_squares,
+)
 
 # Today's count (docs/camera.md, "Real photos it has never seen"; 157 of 4,352 with the
 # convolutional square network, 286 of the first 3,904 with the hand-made features it
@@ -59,6 +65,9 @@ def test_the_photos_their_labels_and_licences_are_in_the_repository() -> None:
         session = item["source_file"].split("/")[-1][:13]
         sessions.setdefault(session, set()).add(item["split"])
     assert all(len(sides) == 1 for sides in sessions.values()), sessions
+    later = [photo for photo in photos if is_later_walnut(photo)]
+    assert Counter(photo.split for photo in later) == {"dev": 23, "held_out": 26}
+    assert {photo.path.name for photo in later} == {f"walnut_{n}.jpg" for n in range(20, 69)}
     # the boards added later (three with pieces: by the README's rule the one with the
     # fewest photos is held out, the others are in dev; the next batch, two boards with
     # pieces and four empty ones, all in dev; the last, one board with pieces, in dev)
@@ -75,14 +84,24 @@ def test_held_out_photos_read_no_worse_than_today() -> None:
     config = VisionConfig()
     wrong: dict[bool, list[str]] = {False: [], True: []}
     for photo in load_real_boards(split="held_out"):
-        wrong[is_later_walnut(photo.path.name)] += [
+        wrong[is_later_walnut(photo)] += [
             f"{photo.path.name} {w}" for w in wrong_squares(photo.grid, read_board(config, photo))]
     assert len(wrong[False]) <= HELD_OUT_WRONG, wrong[False]
     assert len(wrong[True]) <= LATER_WALNUT_WRONG, wrong[True]
 
 
-def is_later_walnut(name: str) -> bool:
-    """Whether a photo is one of the walnut board's later photos (``walnut_20`` on, its
-    source's train part: README.md there), reported apart from the 71 held-out photos
-    read before them."""
-    return name.startswith("walnut_") and int(name[7:9]) >= 20
+
+def test_the_benchmark_reports_the_later_walnut_photos_apart(
+        monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from benchmarks import bench_real_boards
+
+    photos = load_real_boards(split="held_out")
+    two = [next(p for p in photos if p.board == "mat"),
+           next(p for p in photos if is_later_walnut(p))]
+    monkeypatch.setattr(bench_real_boards, "load_real_boards", lambda: two)
+    assert bench_real_boards.main(["--split", "held_out"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for key in ("held_out, photos before", "held_out, later walnut", "held_out mat",
+                "held_out walnut"):
+        assert any(line.startswith(key + " ") and "  1 photos:" in line for line in lines), key
+    assert any(line.startswith("held_out ") and "  2 photos:" in line for line in lines)
