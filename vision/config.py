@@ -146,8 +146,9 @@ class VisionConfig:
     # parts"); the reading with a reference, played every frame, keeps game_nets.
     photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx")
     # The networks that read a frame with a reference (a game's, every frame), their
-    # logits averaged. Both shipped networks were tried in the eleventh session and
-    # failed their rule: off-centre games 501/1/71 -> 532/0/41 and set 0 90 -> 60,
+    # logits averaged. The eleventh session's two photo networks (occupancy.onnx and
+    # occupancy_seed1.onnx, the latter since removed) were tried together and failed
+    # the rule: off-centre games 501/1/71 -> 532/0/41 and set 0 90 -> 60,
     # but centred game 606 stalled (docs/camera-development.md "Pieces set down off
     # their squares' centres, in watched games"); the first alone reads them. Networks
     # trained on pieces set off centre (train_occupancy --off-centre), alone or beside

@@ -90,7 +90,6 @@ def test_held_out_photos_read_no_worse_than_today() -> None:
     assert len(wrong[True]) <= LATER_WALNUT_WRONG, wrong[True]
 
 
-
 def test_the_benchmark_reports_the_later_walnut_photos_apart(
         monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     from benchmarks import bench_real_boards
