@@ -1,11 +1,12 @@
 """The camera reader on real chessboard photos (``tests/vision/data/real_boards``).
 
-Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out] [--reference] [--draw DIR]``
-(default: both parts). Every photo is read as ``raindrop vision classify --corners``
-reads it: from its labelled corners, without an empty-board reference. Every wrong
-square is printed (photo, square, expected, read), then the squares right per split
-and per board, and per split for the photos there before the thirteenth session and
-the walnut board's later photos (``walnut_20`` on) apart. ``--reference`` reads
+Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out] [--reference] [--draw DIR]
+[--board NAME] [--photo-nets ONNX ...]`` (default: both parts, every board). Every photo
+is read as ``raindrop vision classify --corners`` reads it: from its labelled corners,
+without an empty-board reference. Every wrong square is printed (photo, square,
+expected, read), then the squares right per split and per board, and per split for
+the photos there before the thirteenth session and the walnut board's later photos
+(``walnut_20`` on) apart. ``--reference`` reads
 instead every photo that has an empty photo of its board taken from the same camera
 (a tripod: ``vision.real_boards.tripod_pairs``)
 against that empty photo as its reference, as a game's camera does once it has seen
@@ -16,6 +17,12 @@ them is marked ``(listed unsure)``, and each part's line says how many squares
 were listed and how many of the squares read empty or occupied wrongly they hold.
 ``--draw DIR`` also writes each photo with a wrong square as a PNG,
 every wrong square outlined in red with ``expected>read`` beside it, to look at.
+``--board NAME`` reads one board's photos; ``--photo-nets`` reads them by other
+networks than the shipped ones, so a fit trained without a board
+(``python -m vision.train_occupancy --leave-out folding --keep /tmp/folding.onnx``) is
+judged by the whole reader on that board: ``--split dev --board folding --photo-nets
+/tmp/folding.onnx`` (two paths: the two fits read together), as the development part's
+leave-out checks in docs/camera-development.md are read.
 
 The peer, measured in the same run on the same photos and corners, is a plain
 reader: the median grey of the middle half of each square (top-down, 32 pixels a
@@ -27,6 +34,7 @@ medians, else black. Its error count over the reader's is the ratio line.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from collections import Counter
 from pathlib import Path
@@ -47,6 +55,7 @@ from vision.real_boards import (
     tripod_pairs,
     wrong_squares,
 )
+from vision.square_net import SquareNetError, load_net
 
 SQUARE = 32
 PIECE_LEVELS = 18.0
@@ -109,17 +118,36 @@ def main(argv: list[str] | None = None) -> int:
                         help="read the photos taken from an empty photo's tripod against it")
     parser.add_argument("--draw", type=Path, metavar="DIR",
                         help="write each photo with a wrong square, marked, as DIR/<photo>.png")
+    parser.add_argument("--board", help="one board's photos only (a board name in labels.json)")
+    parser.add_argument("--photo-nets", nargs="+", metavar="ONNX",
+                        help="read without a reference by these networks together instead "
+                             "of the shipped ones (VisionConfig.photo_nets): a shipped file "
+                             "name or a path, e.g. a fit kept by vision.train_occupancy "
+                             "--leave-out BOARD --keep PATH")
     args = parser.parse_args(argv)
     if args.draw is not None:
         args.draw.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     config = VisionConfig()
+    if args.photo_nets:
+        config = dataclasses.replace(config, photo_nets=tuple(args.photo_nets))
+        for name in config.photo_nets:
+            try:
+                load_net(name)
+            except SquareNetError as error:
+                parser.error(str(error))
     every = load_real_boards()
+    if args.board is not None:
+        every = [photo for photo in every if photo.board == args.board]
+        if not every:
+            parser.error(f"no photo of a board {args.board!r}")
     if args.reference:
         pairs = tripod_pairs(every, args.split)
     else:
         pairs = [(p, None) for p in every if args.split in (None, p.split)]
     photos = [photo for photo, _ in pairs]
+    if not photos:
+        parser.error("no photo to read with these options")
     wrong: Counter[str] = Counter()
     peer_wrong: Counter[str] = Counter()
     squares: Counter[str] = Counter()

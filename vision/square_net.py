@@ -23,7 +23,9 @@ import dataclasses
 import functools
 import logging
 import math
+import os
 from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -181,9 +183,15 @@ class SquareNet:
 
 @functools.cache
 def load_net(name: str = NET_FILE) -> SquareNet:
-    """The shipped network (loaded once)."""
+    """A network, loaded once: a shipped one by its file name (``occupancy.onnx``),
+    or any ONNX file by its path (a name with a directory in it: a fit kept by
+    ``python -m vision.train_occupancy --leave-out BOARD --keep PATH``, to read
+    with the whole reader)."""
     try:
-        data = resources.files("vision").joinpath(name).read_bytes()
-    except FileNotFoundError as error:
+        if os.sep in name or "/" in name:
+            data = Path(name).read_bytes()
+        else:
+            data = resources.files("vision").joinpath(name).read_bytes()
+    except OSError as error:
         raise SquareNetError(f"no square network {name!r}") from error
     return SquareNet(data)

@@ -28,8 +28,10 @@ a digest of ``labels.json``, so photos added there are read again.
 
 ``--leave-out BOARD`` is a check of how the network meets a board it has
 never seen: it trains without the development photos of that board, reads
-them, and writes nothing (with ``--keep PATH``, the network so fitted: the
-games' network is the one fitted without the walnut board).
+them (the network alone), and writes nothing (with ``--keep PATH``, the network
+so fitted: the games' network is the one fitted without the walnut board). The
+whole reader reads that board with a kept fit by
+``python -m benchmarks.bench_real_boards --split dev --board BOARD --photo-nets PATH``.
 
 The benchmark's scene sets (``benchmarks.bench_vision --seed S``) draw from
 their own streams; the stream used here (default 77) is never one of the

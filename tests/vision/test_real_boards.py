@@ -104,3 +104,40 @@ def test_the_benchmark_reports_the_later_walnut_photos_apart(
                 "held_out walnut"):
         assert any(line.startswith(key + " ") and "  1 photos:" in line for line in lines), key
     assert any(line.startswith("held_out ") and "  2 photos:" in line for line in lines)
+
+
+def test_the_benchmark_reads_one_board_by_other_networks(
+        monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # How a fit trained without a board is judged by the whole reader on that board.
+    import dataclasses
+    from pathlib import Path
+
+    import pytest
+
+    from benchmarks import bench_real_boards
+
+    dev = load_real_boards(split="dev")
+    two = [next(p for p in dev if p.board == "mat"), next(p for p in dev if p.board == "bwmat")]
+    monkeypatch.setattr(bench_real_boards, "load_real_boards", lambda: two)
+    fit = tmp_path / "fit.onnx"
+    fit.write_bytes((Path(__file__).parents[2] / "vision" / "occupancy.onnx").read_bytes())
+    seen = []
+    real_read = bench_real_boards.read_photo
+
+    def read_photo(config, photo, empty):  # type: ignore[no-untyped-def]
+        seen.append((config.photo_nets, photo.board))
+        return real_read(config, photo, empty)
+
+    monkeypatch.setattr(bench_real_boards, "read_photo", read_photo)
+    assert bench_real_boards.main(["--board", "bwmat", "--photo-nets", str(fit)]) == 0
+    assert seen == [((str(fit),), "bwmat")]
+    lines = capsys.readouterr().out.splitlines()
+    config = dataclasses.replace(VisionConfig(), photo_nets=("occupancy.onnx",))
+    wrong = len(wrong_squares(two[1].grid, read_board(config, two[1])))
+    assert any(line.startswith("dev bwmat ") and f", {wrong} wrong;" in line for line in lines)
+    assert not any(line.startswith("dev mat ") for line in lines)
+    assert not any(line.split()[1:2] == [two[0].path.name] for line in lines if line)
+    for bad in (["--board", "nope"], ["--photo-nets", str(tmp_path / "missing.onnx")]):
+        with pytest.raises(SystemExit):
+            bench_real_boards.main(bad)
+        assert "error:" in capsys.readouterr().err

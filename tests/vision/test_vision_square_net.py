@@ -85,6 +85,17 @@ def test_the_shipped_network_loads_and_gives_four_logits_a_square() -> None:
     assert load_net().logits(rows).shape == (64, len(CLASSES))
 
 
+def test_a_network_is_loaded_by_its_path_as_by_its_shipped_name(tmp_path: Path) -> None:
+    # A fit kept by `train_occupancy --leave-out BOARD --keep PATH` is read by its path.
+    copy = tmp_path / "fit.onnx"
+    copy.write_bytes((Path(__file__).parents[2] / "vision" / "occupancy.onnx").read_bytes())
+    rows = np.random.default_rng(5).normal(0, 1, (64, INPUTS)).astype(np.float32)
+    np.testing.assert_array_equal(load_net(str(copy)).logits(rows),
+                                  load_net("occupancy.onnx").logits(rows))
+    with pytest.raises(SquareNetError, match="no square network"):
+        load_net(str(tmp_path / "missing.onnx"))
+
+
 def test_a_broken_file_is_refused() -> None:
     with pytest.raises(SquareNetError):
         SquareNet(b"not an onnx file")
