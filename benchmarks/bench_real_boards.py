@@ -6,11 +6,11 @@ is read as ``raindrop vision classify --corners`` reads it: from its labelled co
 without an empty-board reference. Every wrong square is printed (photo, square,
 expected, read), then the squares right per split and per board, and per split for
 the photos there before the thirteenth session and the walnut board's later photos
-(``walnut_20`` on) apart. ``--reference`` reads
-instead every photo that has an empty photo of its board taken from the same camera
-(a tripod: ``vision.real_boards.tripod_pairs``)
-against that empty photo as its reference, as a game's camera does once it has seen
-the empty board; its peer is then the same reader without the reference.
+(``walnut_20`` on) apart. ``--reference`` reads instead every photo that has an empty
+photo of its board taken from the same camera (a tripod:
+``vision.real_boards.tripod_pairs``) against that empty photo as its reference, as a
+game's camera does once it has seen the empty board; its peer is then the same reader
+without the reference.
 A photo read without a reference also lists the squares it is unsure of
 (``VisionConfig.photo_unsure_margin``), as ``classify`` does: a wrong square among
 them is marked ``(listed unsure)``, and each part's line says how many squares

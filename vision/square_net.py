@@ -186,7 +186,8 @@ def load_net(name: str = NET_FILE) -> SquareNet:
     """A network, loaded once: a shipped one by its file name (``occupancy.onnx``),
     or any ONNX file by its path (a name with a directory in it: a fit kept by
     ``python -m vision.train_occupancy --leave-out BOARD --keep PATH``, to read
-    with the whole reader)."""
+    with the whole reader). Cached by name: a file written again under the same
+    path is not read again in the same process."""
     try:
         if os.sep in name or "/" in name:
             data = Path(name).read_bytes()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
+from pathlib import Path
 
 import cv2
+import pytest
 
 from vision.config import VisionConfig
 from vision.real_boards import (
@@ -109,11 +112,6 @@ def test_the_benchmark_reports_the_later_walnut_photos_apart(
 def test_the_benchmark_reads_one_board_by_other_networks(
         monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # How a fit trained without a board is judged by the whole reader on that board.
-    import dataclasses
-    from pathlib import Path
-
-    import pytest
-
     from benchmarks import bench_real_boards
 
     dev = load_real_boards(split="dev")
