@@ -26,6 +26,13 @@ command writes the same file. Tiles are cached (``--cache DIR``, one file a
 part) so a second fit skips the rendering; the real photos' part is keyed by
 a digest of ``labels.json``, so photos added there are read again.
 
+``--rendered DIR`` adds the pictures rendered into DIR by Blender
+(:mod:`vision.render_blender`: physically lit wooden and plastic sets, boards with
+grain, a camera anywhere round the board; its ``labels.json``, the real photos'
+format), each read ``--rendered-draws`` times and weighing ``--rendered-weight``
+(not in the shipped recipe: see docs/camera-development.md, "Scenes rendered by
+Blender").
+
 ``--leave-out BOARD`` is a check of how the network meets a board it has
 never seen: it trains without the development photos of that board, reads
 them (the network alone), and writes nothing (with ``--keep PATH``, the network
@@ -219,13 +226,29 @@ def real_dev_set(config: VisionConfig, draws: int, seed: int
     return rows, labels, boards
 
 
+def rendered_set(config: VisionConfig, directory: Path, draws: int, seed: int
+                 ) -> tuple[FloatArray, IntArray]:
+    """Rows and labels of the pictures rendered into ``directory`` by
+    :mod:`vision.render_blender` (its ``labels.json``, the samples' format), each
+    ``draws`` times, corners moved by 2% of a square from the second on."""
+    photos = load_photos(directory)
+    if not photos:
+        raise ValueError(f"{directory / 'labels.json'} lists no picture")
+    return _photo_rows(config, photos, draws, np.random.default_rng(seed + 2))
+
+
+def labels_key(labels: Path) -> str:
+    """A short digest of a ``labels.json``: a cache made before pictures were added
+    or relabelled is not reused."""
+    return hashlib.sha256(labels.read_bytes()).hexdigest()[:12]
+
+
 def real_dev_key() -> str:
     """A short digest of the real photos' labels: a cache made before photos were
     added or relabelled is not reused."""
     from vision.real_boards import real_boards_dir
 
-    data = (real_boards_dir() / "labels.json").read_bytes()
-    return hashlib.sha256(data).hexdigest()[:12]
+    return labels_key(real_boards_dir() / "labels.json")
 
 
 
@@ -391,6 +414,10 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
         rows, labels, boards = real_dev_set(config, args.real_draws, args.seed)
         return {"rows": rows, "labels": labels, "board": boards}
 
+    def rendered() -> Part:
+        rows, labels = rendered_set(config, args.rendered, args.rendered_draws, args.seed)
+        return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
+
     cache = args.cache
     aside = f"-off{args.off_centre:g}" if args.off_centre > 0 else ""
     parts = [
@@ -406,6 +433,11 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
                 f"{real_dev_key()}", real)
         | {"weight": args.photo_weight},
     ]
+    if args.rendered is not None:
+        labels = args.rendered / "labels.json"
+        parts.append(_cached(cache, f"rendered{PHOTO_TILES_VERSION}-{args.rendered_draws}-"
+                             f"{args.seed}-{labels_key(labels)}", rendered)
+                     | {"weight": args.rendered_weight})
     return [part for part in parts if len(part["rows"])]
 
 
@@ -437,6 +469,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo-weight", type=float, default=3.0)
     parser.add_argument("--real-draws", type=int, default=4,
                         help="reads of each real development photo (real_boards, split dev)")
+    parser.add_argument("--rendered", type=Path, default=None, metavar="DIR",
+                        help="also train on the pictures rendered into DIR by "
+                             "python -m vision.render_blender (its labels.json)")
+    parser.add_argument("--rendered-draws", type=int, default=1,
+                        help="reads of each rendered picture")
+    parser.add_argument("--rendered-weight", type=float, default=1.0)
     parser.add_argument("--blue-weight", type=float, default=1.0,
                         help="each blue piece's tile counts this many times (blue pieces "
                              "are only in the synthetic scenes, and outnumbered by black)")
@@ -468,6 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.keep is not None and not args.leave_out:
         parser.error("--keep writes the network fitted with --leave-out BOARD; give both")
+    if args.rendered is not None and not (args.rendered / "labels.json").exists():
+        parser.error(f"no rendered pictures: {args.rendered / 'labels.json'} does not exist "
+                     "(python -m vision.render_blender --out DIR writes it)")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
     config = VisionConfig()

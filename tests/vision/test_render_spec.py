@@ -1,0 +1,153 @@
+"""The scenes drawn for the Blender renderer (vision.render_spec) and their labels,
+checked without Blender: the camera's projection against OpenCV's own, the labels
+against the samples' loader, the draws against what they promise; and the rendered
+pictures' part of the training (vision.train_occupancy --rendered)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import chess
+import cv2
+import numpy as np
+import pytest
+
+from vision import synthetic
+from vision.config import VisionConfig
+from vision.geometry import BoardGeometry
+from vision.render_spec import (
+    RenderCamera,
+    board_corners,
+    board_fen,
+    draw_scene,
+    label_entry,
+    look_at,
+    project,
+)
+from vision.samples import fen_grid, load_photos
+
+SEEDS = range(60)
+
+
+def test_the_same_seed_draws_the_same_scene_and_another_seed_another() -> None:
+    assert draw_scene(7) == draw_scene(7)
+    assert draw_scene(7) != draw_scene(8)
+
+
+def test_the_projection_is_opencvs_pinhole_for_the_same_camera() -> None:
+    """A second implementation: OpenCV's projectPoints, with the camera turned from
+    Blender's axes (looking along minus z, y up) to OpenCV's (along z, y down)."""
+    rng = np.random.default_rng(3)
+    for seed in range(10):
+        camera = draw_scene(seed).camera
+        rotation = np.array(camera.rotation)  # columns: right, up, back (world)
+        to_camera = (rotation @ np.diag([1.0, -1.0, -1.0])).T  # world -> OpenCV camera
+        position = np.array(camera.position)
+        width, height = camera.size
+        focal = camera.focal_mm / 36.0 * width
+        matrix = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]])
+        points = np.column_stack([rng.uniform(-5, 5, (20, 2)), rng.uniform(0, 2, 20)])
+        rvec, _ = cv2.Rodrigues(to_camera)
+        expected, _ = cv2.projectPoints(points, rvec, -to_camera @ position, matrix, None)
+        assert np.allclose(project(camera, points), expected.reshape(-1, 2), atol=1e-6)
+
+
+def test_a_camera_straight_above_sees_the_board_as_a_centred_square() -> None:
+    rotation = look_at(np.array([0.0, 0.0, 20.0]), np.zeros(3), 0.0)
+    camera = RenderCamera((0.0, 0.0, 20.0), tuple(tuple(row) for row in rotation.tolist()),
+                          36.0, (640, 480))
+    a8, h8, h1, a1 = board_corners(camera)
+    side = 640 * 8 / 20  # the focal length in pixels (640) times 8 squares / 20 away
+    assert np.allclose(a8, (320 - side / 2, 240 - side / 2))  # a8 top left: rank 8 at +y
+    assert np.allclose(h1, (320 + side / 2, 240 + side / 2))
+    assert np.allclose([h8[0], a1[0]], [320 + side / 2, 320 - side / 2])
+
+
+def test_a_point_behind_the_camera_projects_to_nothing() -> None:
+    camera = draw_scene(0).camera
+    behind = 2 * np.array(camera.position)  # the far side of the camera from the board
+    assert np.isnan(project(camera, behind[None, :])).all()
+
+
+def test_every_camera_sees_the_whole_board_from_0_to_60_degrees_on_all_sides() -> None:
+    tilts, sides = [], set()
+    for seed in SEEDS:
+        camera = draw_scene(seed).camera
+        width, height = camera.size
+        corners = board_corners(camera)
+        assert ((corners >= 0) & (corners <= (width, height))).all()
+        BoardGeometry(tuple(map(tuple, corners)), (width, height))  # convex, in order
+        x, y, z = camera.position
+        tilts.append(math.degrees(math.atan2(math.hypot(x, y), z)))
+        sides.add(int((math.degrees(math.atan2(y, x)) + 360 + 45) // 90) % 4)
+    assert 0 <= min(tilts) < 12 and 48 < max(tilts) <= 62
+    assert sides == {0, 1, 2, 3}
+
+
+def test_positions_hold_real_pieces_on_their_squares_and_some_boards_are_games() -> None:
+    games = 0
+    for seed in SEEDS:
+        pieces = draw_scene(seed).pieces
+        squares = [piece.square for piece in pieces]
+        assert len(squares) == len(set(squares)) <= 32
+        assert all(piece.colour in ("white", "black") and 1 <= piece.kind <= 6
+                   and abs(piece.dx) <= 0.15 and abs(piece.dy) <= 0.15 for piece in pieces)
+        board = chess.Board(board_fen(pieces) + " w - - 0 1")
+        kings = [len(board.pieces(chess.KING, colour)) for colour in (True, False)]
+        games += kings == [1, 1] and len(pieces) >= 2
+    assert games >= len(SEEDS) // 3
+
+
+def test_the_labels_load_as_the_photos_do_with_the_scenes_corners_and_position(
+        tmp_path: Path) -> None:
+    scenes = [draw_scene(seed) for seed in (1, 2, 3)]
+    entries = [label_entry(scene, f"render_{scene.seed:06d}.jpg") for scene in scenes]
+    (tmp_path / "labels.json").write_text(json.dumps({"images": entries}), encoding="utf-8")
+    photos = load_photos(tmp_path)
+    assert [photo.path.name for photo in photos] == [entry["image"] for entry in entries]
+    for scene, photo in zip(scenes, photos, strict=True):
+        assert np.allclose(photo.geometry.corners, board_corners(scene.camera), atol=0.01)
+        grid = photo.grid
+        for piece in scene.pieces:
+            row, col = 7 - chess.square_rank(piece.square), chess.square_file(piece.square)
+            assert grid[row][col] == piece.colour[0]
+        assert sum(row.count(".") for row in grid) == 64 - len(scene.pieces)
+
+
+def _rendered_folder(folder: Path, fen: str) -> synthetic.Scene:
+    """A folder as vision.render_blender writes it, with one picture (drawn by the
+    OpenCV renderer: these tests have no Blender) and its labels."""
+    scene = synthetic.random_scene(np.random.default_rng(5))
+    cv2.imwrite(str(folder / "render_000000.jpg"), synthetic.render(scene))
+    corners = [list(point) for point in scene.geometry().corners]
+    entry = {"image": "render_000000.jpg", "board_corners_tl_tr_br_bl": corners,
+             "rotation_degrees": 0, "board_fen": fen}
+    (folder / "labels.json").write_text(json.dumps({"images": [entry]}), encoding="utf-8")
+    return scene
+
+
+def test_rendered_pictures_join_training_labelled_by_their_labels_json(
+        tmp_path: Path) -> None:
+    from vision.square_net import CLASSES, INPUTS
+    from vision.train_occupancy import rendered_set
+
+    fen = "4k3/8/8/3q4/8/8/4P3/4K3"
+    _rendered_folder(tmp_path, fen)
+    rows, labels = rendered_set(VisionConfig(), tmp_path, 2, 0)
+    assert rows.shape == (128, INPUTS)
+    expected = [CLASSES.index(c) for row in fen_grid(fen) for c in row]
+    assert labels.tolist() == expected * 2
+    assert not np.array_equal(rows[:64], rows[64:])  # the second read's corners moved
+
+
+def test_training_with_a_folder_that_has_no_labels_is_refused_before_any_training(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.train_occupancy import main as train
+
+    out = tmp_path / "net.onnx"
+    with pytest.raises(SystemExit) as stop:
+        train(["--rendered", str(tmp_path / "nothing"), "--out", str(out)])
+    assert stop.value.code == 2 and not out.exists()
+    assert "labels.json does not exist" in capsys.readouterr().err
