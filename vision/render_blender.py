@@ -170,6 +170,21 @@ def _build_piece(bpy: Any, index: int, piece: RenderPiece, scene: RenderScene,
         head.rotation_euler = (math.radians(-25), 0.0, piece.yaw)
 
 
+def _light(bpy: Any, name: str, kind: str, energy: float, colour: RGB,
+           away: tuple[float, float, float]) -> Any:
+    """A light of ``kind`` in the scene, shining towards the board's centre from the
+    direction ``away`` (a light shines along its local minus z: that axis is turned
+    to point along minus ``away``)."""
+    data = bpy.data.lights.new(name, kind)
+    data.energy = energy
+    data.color = colour
+    obj = bpy.data.objects.new(name, data)
+    x, y, z = away
+    obj.rotation_euler = (math.atan2(math.hypot(x, y), z), 0.0, math.atan2(y, x) + math.pi / 2)
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+
 def build(scene: RenderScene) -> Any:
     """The Blender scene of ``scene``, ready to render."""
     bpy = _bpy()
@@ -205,27 +220,14 @@ def build(scene: RenderScene) -> Any:
 
     light = scene.light
     if light.sun_strength > 0:
-        sun = bpy.data.lights.new("sun", "SUN")
-        sun.energy = light.sun_strength
-        sun.angle = light.sun_angle
-        sun.color = light.sun_colour
-        sun_object = bpy.data.objects.new("sun", sun)
-        dx, dy, dz = light.sun_direction
-        # A sun shines along its local minus z: point that axis away from the sun.
-        sun_object.rotation_euler = (math.atan2(math.hypot(dx, dy), dz), 0.0,
-                                     math.atan2(dy, dx) + math.pi / 2)
-        blender.collection.objects.link(sun_object)
+        sun = _light(bpy, "sun", "SUN", light.sun_strength, light.sun_colour,
+                     light.sun_direction)
+        sun.data.angle = light.sun_angle
     if light.lamp_power > 0:
-        lamp = bpy.data.lights.new("lamp", "AREA")
-        lamp.energy = light.lamp_power
-        lamp.size = light.lamp_size
-        lamp.color = light.lamp_colour
-        lamp_object = bpy.data.objects.new("lamp", lamp)
-        lamp_object.location = light.lamp_position
-        x, y, z = light.lamp_position  # facing the board's centre
-        lamp_object.rotation_euler = (math.atan2(math.hypot(x, y), z), 0.0,
-                                      math.atan2(y, x) + math.pi / 2)
-        blender.collection.objects.link(lamp_object)
+        lamp = _light(bpy, "lamp", "AREA", light.lamp_power, light.lamp_colour,
+                      light.lamp_position)
+        lamp.data.size = light.lamp_size
+        lamp.location = light.lamp_position
     world = bpy.data.worlds.new("room")
     world.use_nodes = True
     background = world.node_tree.nodes["Background"]
