@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import chess
+
 from vision.piece_shapes import PROFILES
 from vision.render_spec import (
     RGB,
@@ -159,11 +161,11 @@ def _lathe(profile: list[tuple[float, float]], cx: float, cy: float, height: flo
 def _build_piece(bpy: Any, index: int, piece: RenderPiece, scene: RenderScene,
                  material: Any) -> None:
     cx, cy = square_centre(piece)
-    height, width = scene.set.height, scene.set.width
+    height, width = scene.piece_set.height, scene.piece_set.width
     profile = PROFILES[piece.kind]
     vertices, faces = _lathe(profile, cx, cy, height, width)
     _mesh_object(bpy, f"piece{index}", vertices, faces, material, smooth=True)
-    if piece.kind == 2:  # a knight: a head and muzzle leaning out of the lathe
+    if piece.kind == chess.KNIGHT:  # a head and muzzle leaning out of the lathe
         head = _box(bpy, f"head{index}", (-0.12 * width, -0.16 * width, 0.0),
                     (0.12 * width, 0.34 * width, 0.3 * height), material)
         head.location = (cx, cy, 0.7 * height)
@@ -208,7 +210,7 @@ def build(scene: RenderScene) -> Any:
     blender.view_settings.exposure = scene.exposure
 
     _build_board(bpy, scene.board)
-    s = scene.set
+    s = scene.piece_set
     materials = {
         "white": _material(bpy, "white", s.white, s.roughness, s.grain_contrast, 7.0, 0.0,
                            vertical=True),

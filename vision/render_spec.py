@@ -120,7 +120,7 @@ class RenderScene:
     seed: int
     board: RenderBoard
     pieces: tuple[RenderPiece, ...]
-    set: RenderSet
+    piece_set: RenderSet
     light: RenderLight
     camera: RenderCamera
     samples: int  # Cycles samples a pixel
@@ -362,7 +362,7 @@ def draw_scene(seed: int) -> RenderScene:
     light = draw_light(rng)
     camera = draw_camera(rng, board)
     return RenderScene(
-        seed=seed, board=board, pieces=pieces, set=piece_set, light=light, camera=camera,
+        seed=seed, board=board, pieces=pieces, piece_set=piece_set, light=light, camera=camera,
         samples=int(rng.integers(8, 25)),
         view_transform=str(rng.choice(["Standard", "AgX", "Filmic"], p=[0.4, 0.4, 0.2])),
         exposure=float(rng.normal(0.0, 0.4)),

@@ -62,6 +62,7 @@ import numpy.typing as npt
 
 from vision import synthetic, tile_conv
 from vision.config import VisionConfig
+from vision.errors import FrameUnreadable
 from vision.geometry import BoardGeometry, Image, warp
 from vision.net_fitting import adam_fit, model_bytes
 from vision.samples import load_photos
@@ -199,7 +200,10 @@ def _photo_rows(config: VisionConfig, photos: Iterable[Any], draws: int,
     ``draws`` times: as labelled, then with its corners moved by 2% of a square (sd)."""
     rows, labels = [], []
     for photo in photos:
-        image = np.asarray(cv2.imread(str(photo.path)), np.uint8)
+        read = cv2.imread(str(photo.path))
+        if read is None:
+            raise FrameUnreadable(f"cannot read the picture {photo.path}")
+        image = np.asarray(read, np.uint8)
         height, width = image.shape[:2]
         labelled = BoardGeometry(photo.geometry.corners, (width, height))
         for draw in range(draws):
@@ -506,9 +510,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.keep is not None and not args.leave_out:
         parser.error("--keep writes the network fitted with --leave-out BOARD; give both")
-    if args.rendered is not None and not (args.rendered / "labels.json").exists():
-        parser.error(f"no rendered pictures: {args.rendered / 'labels.json'} does not exist "
-                     "(python -m vision.render_blender --out DIR writes it)")
+    if args.rendered is not None:
+        labels = args.rendered / "labels.json"
+        if not labels.exists():
+            parser.error(f"no rendered pictures: {labels} does not exist "
+                         "(python -m vision.render_blender --out DIR writes it)")
+        try:
+            if not load_photos(args.rendered):
+                parser.error(f"no rendered pictures: {labels} lists none")
+        except (ValueError, KeyError) as error:
+            parser.error(f"{labels} cannot be read: {error!r}")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
     config = VisionConfig()

@@ -151,3 +151,42 @@ def test_training_with_a_folder_that_has_no_labels_is_refused_before_any_trainin
         train(["--rendered", str(tmp_path / "nothing"), "--out", str(out)])
     assert stop.value.code == 2 and not out.exists()
     assert "labels.json does not exist" in capsys.readouterr().err
+
+
+def test_the_labels_file_gathers_what_was_written_beside_each_picture(
+        tmp_path: Path) -> None:
+    """vision.render_blender writes each picture's labels beside it as it renders; its
+    labels.json gathers them (no Blender needed for that), leaving out a picture whose
+    labels are missing (a render stopped halfway), and loads as the photos do."""
+    from vision.render_blender import image_name, write_labels
+
+    for seed in (4, 9):
+        path = tmp_path / image_name(seed)
+        path.write_bytes(b"")
+        path.with_suffix(".json").write_text(
+            json.dumps(label_entry(draw_scene(seed), path.name)), encoding="utf-8")
+    (tmp_path / image_name(12)).write_bytes(b"")  # no labels beside it
+    assert write_labels(tmp_path) == 2
+    photos = load_photos(tmp_path)
+    assert [photo.path.name for photo in photos] == [image_name(4), image_name(9)]
+    assert photos[1].grid == fen_grid(board_fen(draw_scene(9).pieces))
+
+
+def test_training_with_labels_that_list_no_picture_is_refused_before_any_training(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.train_occupancy import main as train
+
+    (tmp_path / "labels.json").write_text(json.dumps({"images": []}), encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        train(["--rendered", str(tmp_path), "--out", str(tmp_path / "net.onnx")])
+    assert stop.value.code == 2 and "lists none" in capsys.readouterr().err
+
+
+def test_a_rendered_picture_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    from vision.errors import FrameUnreadable
+    from vision.train_occupancy import rendered_set
+
+    _rendered_folder(tmp_path, "8/8/8/8/8/8/8/8")
+    (tmp_path / "render_000000.jpg").write_bytes(b"not a picture")
+    with pytest.raises(FrameUnreadable, match=r"render_000000\.jpg"):
+        rendered_set(VisionConfig(), tmp_path, 1, 0)
