@@ -42,7 +42,9 @@ from vision.render_spec import (
     RenderPiece,
     RenderScene,
     draw_scene,
+    image_name,
     label_entry,
+    labels_text,
     square_centre,
 )
 
@@ -267,10 +269,6 @@ def render(scene: RenderScene, path: Path, threads: int = 1) -> None:
     _bpy().ops.render.render(write_still=True)
 
 
-def image_name(seed: int) -> str:
-    return f"render_{seed:06d}.jpg"
-
-
 def write_labels(out: Path) -> int:
     """``out/labels.json`` for every rendered picture in ``out`` (from the labels
     written beside each one when it was rendered, so a later change to the scenes'
@@ -282,9 +280,7 @@ def write_labels(out: Path) -> int:
             log.warning("%s has no labels beside it (%s); left out", path.name, beside.name)
             continue
         entries.append(json.loads(beside.read_text(encoding="utf-8")))
-    labels = {"source": "rendered by vision.render_blender (Blender Cycles) from "
-                        "vision.render_spec.draw_scene(seed)", "images": entries}
-    (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n", encoding="utf-8")
+    (out / "labels.json").write_text(labels_text(entries), encoding="utf-8")
     return len(entries)
 
 

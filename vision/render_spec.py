@@ -24,7 +24,9 @@ environment of its own (``bpy`` wants numpy 1.x).
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+from collections.abc import Sequence
 
 import chess
 import numpy as np
@@ -38,6 +40,14 @@ SENSOR_MM = 36.0  # the camera's sensor width (Blender's sensor_fit "HORIZONTAL"
 # a board filling half of 480 x 360 has squares of 22 pixels and more.
 SIZES = ((480, 360), (360, 480), (480, 480))
 VERSION = 1  # of the scenes drawn for a seed: written into each picture's labels
+# The pictures the shipped photo networks learned from (seventeenth session), as
+# (first seed, count) runs of ``python -m vision.render_blender``, and the digest of
+# their labels.json (``vision.train_occupancy.labels_key``), which these seeds' scenes
+# give again on any machine: docs/camera-development.md, "Training is one command".
+SHIPPED_RUNS = ((0, 200), (100000, 200))
+SHIPPED_LABELS_KEY = "c78684384da6"
+LABELS_SOURCE = ("rendered by vision.render_blender (Blender Cycles) from "
+                 "vision.render_spec.draw_scene(seed)")
 SIZE_WEIGHTS = (0.7, 0.15, 0.15)
 
 
@@ -193,6 +203,16 @@ def label_entry(scene: RenderScene, image: str) -> dict[str, object]:
         "seed": scene.seed,
         "version": VERSION,
     }
+
+
+def image_name(seed: int) -> str:
+    """The file a seed's picture is rendered to."""
+    return f"render_{seed:06d}.jpg"
+
+
+def labels_text(entries: Sequence[dict[str, object]]) -> str:
+    """A folder's ``labels.json``: every picture's :func:`label_entry`, in seed order."""
+    return json.dumps({"source": LABELS_SOURCE, "images": list(entries)}, indent=1) + "\n"
 
 
 # Drawing scenes ----------------------------------------------------------------

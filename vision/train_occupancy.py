@@ -1,9 +1,11 @@
 """Train the square network of :mod:`vision.square_net` and write it as ONNX.
 
-``python -m vision.train_occupancy --out vision/occupancy_photo.onnx`` (and, for the
-second network that reads photos beside it, ``--seed 1 --out
-vision/occupancy_photo_seed1.onnx``; the games' network, trained without the walnut
-board's development photos: ``--leave-out walnut --keep vision/occupancy.onnx``) renders the
+``python -m vision.train_occupancy --rendered R --rendered-draws 2 --epochs 30 --out
+vision/occupancy_photo.onnx`` (and, for the second network that reads photos beside it,
+the same with ``--seed 1 --out vision/occupancy_photo_seed1.onnx``; R holds the Blender
+pictures of ``vision.render_spec.SHIPPED_RUNS``, rendered first; the games' network,
+trained without the walnut board's development photos and without R: ``--leave-out
+walnut --keep vision/occupancy.onnx``) renders the
 training scenes (synthetic stream ``--stream``: ordinary scenes, leaning
 scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see
@@ -30,8 +32,9 @@ a digest of ``labels.json``, so photos added there are read again.
 (:mod:`vision.render_blender`: physically lit wooden and plastic sets, boards with
 grain, a camera anywhere round the board; its ``labels.json``, the real photos'
 format), each read ``--rendered-draws`` times and weighing ``--rendered-weight``
-(not in the shipped recipe: see docs/camera-development.md, "Scenes rendered by
-Blender").
+(the photo networks' recipe since the seventeenth session, with 30 epochs: see
+docs/camera-development.md, "Scenes rendered by Blender" and "A third candidate: the
+same pictures, fitted longer"; the games' network is trained without them).
 
 ``--leave-out BOARD`` is a check of how the network meets a board it has
 never seen: it trains without the development photos of that board, reads

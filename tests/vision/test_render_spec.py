@@ -18,11 +18,15 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry
 from vision.render_spec import (
+    SHIPPED_LABELS_KEY,
+    SHIPPED_RUNS,
     RenderCamera,
     board_corners,
     board_fen,
     draw_scene,
+    image_name,
     label_entry,
+    labels_text,
     look_at,
     project,
 )
@@ -158,7 +162,7 @@ def test_the_labels_file_gathers_what_was_written_beside_each_picture(
     """vision.render_blender writes each picture's labels beside it as it renders; its
     labels.json gathers them (no Blender needed for that), leaving out a picture whose
     labels are missing (a render stopped halfway), and loads as the photos do."""
-    from vision.render_blender import image_name, write_labels
+    from vision.render_blender import write_labels
 
     for seed in (4, 9):
         path = tmp_path / image_name(seed)
@@ -190,3 +194,19 @@ def test_a_rendered_picture_that_cannot_be_read_is_named(tmp_path: Path) -> None
     (tmp_path / "render_000000.jpg").write_bytes(b"not a picture")
     with pytest.raises(FrameUnreadable, match=r"render_000000\.jpg"):
         rendered_set(VisionConfig(), tmp_path, 1, 0)
+
+
+def test_the_shipped_networks_pictures_are_drawn_again_from_their_seeds(
+        tmp_path: Path) -> None:
+    """The photo networks learned from the pictures of ``SHIPPED_RUNS``: rendered again
+    from those seeds, anywhere, their labels.json is the one they were trained with
+    (the digest training keyed its cache by). A change to the drawing that moves those
+    scenes fails here: raise VERSION, and render and train again."""
+    from vision.train_occupancy import labels_key
+
+    seeds = [seed for first, count in SHIPPED_RUNS for seed in range(first, first + count)]
+    assert len(seeds) == 400
+    labels = tmp_path / "labels.json"
+    labels.write_text(labels_text([label_entry(draw_scene(seed), image_name(seed))
+                                   for seed in seeds]), encoding="utf-8")
+    assert labels_key(labels) == SHIPPED_LABELS_KEY
