@@ -211,7 +211,8 @@ def image_name(seed: int) -> str:
 
 
 def labels_text(entries: Sequence[dict[str, object]]) -> str:
-    """A folder's ``labels.json``: every picture's :func:`label_entry`, in seed order."""
+    """A folder's ``labels.json``: the pictures' :func:`label_entry` in the order
+    given (``render_blender.write_labels`` gives them by file name, so by seed)."""
     return json.dumps({"source": LABELS_SOURCE, "images": list(entries)}, indent=1) + "\n"
 
 
