@@ -2,7 +2,9 @@
 
     python -m vision.render_blender --out renders --first 0 --count 500
 
-renders the scenes of seeds 0 to 499 as ``renders/render_000000.jpg`` ... (a seed
+renders the scenes of seeds 0 to 499, as the latest drawing (``render_spec.VERSION``)
+draws them, as ``renders/render_v2_000000.jpg`` ... (``--version 1``: the first
+drawing, whose pictures keep the names ``render_000000.jpg`` ...; a seed
 already rendered there is skipped, so a long run can be stopped and started again,
 and several runs with other ``--first`` can share a folder), then writes
 ``renders/labels.json`` for every rendered picture there, in the format of the real
@@ -38,6 +40,8 @@ import chess
 from vision.piece_shapes import PROFILES
 from vision.render_spec import (
     RGB,
+    VERSION,
+    VERSIONS,
     RenderBoard,
     RenderPiece,
     RenderScene,
@@ -290,15 +294,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="the first scene's seed")
     parser.add_argument("--count", type=int, default=100, help="scenes to render")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--version", type=int, default=VERSION, choices=VERSIONS,
+                        help="which drawing of the scenes (vision.render_spec.VERSIONS; "
+                        "the shipped networks' pictures are version 1)")
     args = parser.parse_args(argv)
     if args.count < 0 or args.first < 0:
         parser.error("--first and --count must not be negative")
     args.out.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first, args.first + args.count):
-        path = args.out / image_name(seed)
+        path = args.out / image_name(seed, args.version)
         if path.exists() and path.with_suffix(".json").exists():
             continue
-        scene = draw_scene(seed)
+        scene = draw_scene(seed, args.version)
         render(scene, path, args.threads)
         path.with_suffix(".json").write_text(json.dumps(label_entry(scene, path.name)) + "\n",
                                              encoding="utf-8")

@@ -39,12 +39,20 @@ SENSOR_MM = 36.0  # the camera's sensor width (Blender's sensor_fit "HORIZONTAL"
 # Pictures are small: the reader samples a square at 12 pixels (square_net.TILE_PX), and
 # a board filling half of 480 x 360 has squares of 22 pixels and more.
 SIZES = ((480, 360), (360, 480), (480, 480))
-VERSION = 1  # of the scenes drawn for a seed: written into each picture's labels
+# Of the scenes drawn for a seed, written into each picture's labels. Version 1: the
+# first scenes (the shipped networks' pictures). Version 2 (eighteenth session) adds
+# what the walnut board's photos show and version 1 lacks: close, low cameras with the
+# board's frame cut by the picture, taller sets, brown-stained pieces as light as
+# walnut squares, crowded openings, and pieces standing far off their squares' centres,
+# over the frame at the board's edge. Every version's scenes stay drawable:
+# ``draw_scene(seed, version)``.
+VERSION = 2
+VERSIONS = (1, 2)
 # The pictures the shipped photo networks learned from (seventeenth session), as
 # (first seed, count) runs of ``python -m vision.render_blender``, and the digest of
 # their labels.json (``vision.train_occupancy.labels_key``), which these seeds' scenes
 # give again on any machine: docs/camera-development.md, "Training is one command".
-SHIPPED_RUNS = ((0, 200), (100000, 200))
+SHIPPED_RUNS = ((0, 200), (100000, 200))  # version 1
 SHIPPED_LABELS_KEY = "c78684384da6"
 LABELS_SOURCE = ("rendered by vision.render_blender (Blender Cycles) from "
                  "vision.render_spec.draw_scene(seed)")
@@ -137,6 +145,7 @@ class RenderScene:
     view_transform: str  # Blender's colour management: "Standard", "AgX" or "Filmic"
     exposure: float
     jpeg_quality: int
+    version: int = 1  # which drawing made it (VERSIONS)
 
 
 def look_at(position: Vec, target: Vec, roll: float) -> Vec:
@@ -201,13 +210,14 @@ def label_entry(scene: RenderScene, image: str) -> dict[str, object]:
         "rotation_degrees": 0,
         "board_fen": board_fen(scene.pieces),
         "seed": scene.seed,
-        "version": VERSION,
+        "version": scene.version,
     }
 
 
-def image_name(seed: int) -> str:
-    """The file a seed's picture is rendered to."""
-    return f"render_{seed:06d}.jpg"
+def image_name(seed: int, version: int = 1) -> str:
+    """The file a seed's picture is rendered to (version 1's keep their first names,
+    so one folder can hold pictures of several versions)."""
+    return f"render_{seed:06d}.jpg" if version == 1 else f"render_v{version}_{seed:06d}.jpg"
 
 
 def labels_text(entries: Sequence[dict[str, object]]) -> str:
@@ -266,38 +276,49 @@ def draw_board(rng: np.random.Generator) -> RenderBoard:
     )
 
 
-def draw_set(rng: np.random.Generator, board: RenderBoard) -> RenderSet:
+def draw_set(rng: np.random.Generator, board: RenderBoard, version: int = 1) -> RenderSet:
     """Wooden pieces (boxwood and a brown stain or ebony; a third of the time the
-    squares' own colours, the hardest to tell from the board) or plastic ones."""
+    squares' own colours, the hardest to tell from the board) or plastic ones. Version
+    2 gives a quarter of the sets brown pieces as light as walnut squares beside
+    boxwood ones, and draws sets up to 30% taller."""
+    own, ebony, stained = (0.3, 0.7, 0.7) if version == 1 else (0.25, 0.5, 0.8)
     style = rng.random()
-    if style < 0.3:  # the squares' own colours
+    if style < own:  # the squares' own colours
         white = tuple(float(v * rng.uniform(0.8, 1.15)) for v in board.light)
         black = tuple(float(v * rng.uniform(0.4, 1.1)) for v in board.dark)
         grain = float(rng.uniform(0.02, 0.12))
-    elif style < 0.7:  # boxwood and a brown stain or ebony
+    elif style < ebony:  # boxwood and a brown stain or ebony
         white = _colour(rng, (0.72, 0.56, 0.36), (0.95, 0.86, 0.68))
         black = _colour(rng, (0.04, 0.03, 0.02), (0.40, 0.22, 0.10))
         grain = float(rng.uniform(0.02, 0.12))
+    elif style < stained:  # boxwood and a lighter brown stain, walnut's own
+        white = _colour(rng, (0.72, 0.56, 0.36), (0.95, 0.86, 0.68))
+        black = _colour(rng, (0.26, 0.13, 0.06), (0.60, 0.38, 0.22))
+        grain = float(rng.uniform(0.04, 0.15))
     else:  # plastic: cream or white and black
         white = _colour(rng, (0.85, 0.82, 0.72), (0.98, 0.98, 0.96))
         black = _colour(rng, (0.02, 0.02, 0.02), (0.15, 0.14, 0.13))
         grain = 0.0
+    tallest = 1.15 if version == 1 else 1.3
     return RenderSet(white=(white[0], white[1], white[2]), black=(black[0], black[1], black[2]),
                      roughness=float(rng.uniform(0.08, 0.7)), grain_contrast=grain,
-                     height=float(rng.uniform(0.8, 1.15)), width=float(rng.uniform(0.85, 1.1)))
+                     height=float(rng.uniform(0.8, tallest)), width=float(rng.uniform(0.85, 1.1)))
 
 
-def draw_pieces(rng: np.random.Generator) -> tuple[RenderPiece, ...]:
+def draw_pieces(rng: np.random.Generator, version: int = 1) -> tuple[RenderPiece, ...]:
     """A position: half the time from a game (random legal moves from the start),
     else pieces scattered at random; a few boards empty. Each piece a little off its
-    square's centre and turned at random."""
+    square's centre and turned at random. Version 2 plays games of fewer moves (more
+    crowded, tall pieces side by side), sets a fifth of the pieces up to a quarter of
+    a square off centre, and stands a third of those on the board's edge out over the
+    frame (the base's centre still on its square)."""
     roll = rng.random()
     placed: dict[chess.Square, tuple[str, chess.PieceType]] = {}
     if roll < 0.05:
         pass
     elif roll < 0.55:
         board = chess.Board()
-        for _ in range(int(rng.integers(0, 80))):
+        for _ in range(int(rng.integers(0, 80 if version == 1 else 50))):
             moves = list(board.legal_moves)
             if not moves:
                 break
@@ -313,9 +334,29 @@ def draw_pieces(rng: np.random.Generator) -> tuple[RenderPiece, ...]:
     for square in sorted(placed):
         colour, kind = placed[square]
         dx, dy = np.clip(rng.normal(0.0, 0.06, 2), -0.15, 0.15)
+        if version >= 2 and rng.random() < 0.2:
+            dx, dy = rng.uniform(-0.25, 0.25, 2)
+            if rng.random() < 0.35:  # out over the frame, where the square is at the edge
+                dx, dy = _over_the_edge(rng, square, float(dx), float(dy))
         pieces.append(RenderPiece(square, colour, kind, float(dx), float(dy),
                                   float(rng.uniform(0, 2 * math.pi))))
     return tuple(pieces)
+
+
+OVER_THE_EDGE = 0.42  # the farthest a piece's centre stands off its square's (version 2)
+
+
+def _over_the_edge(rng: np.random.Generator, square: chess.Square, dx: float, dy: float
+                   ) -> tuple[float, float]:
+    """``dx, dy`` with the piece pushed outwards, towards the frame, on each side of
+    the board its square touches (unchanged in the middle of the board)."""
+    file, rank = chess.square_file(square), chess.square_rank(square)
+    push = float(rng.uniform(0.25, OVER_THE_EDGE))
+    if file in (0, 7):
+        dx = push if file == 7 else -push
+    if rank in (0, 7):
+        dy = push if rank == 7 else -push
+    return dx, dy
 
 
 def draw_light(rng: np.random.Generator) -> RenderLight:
@@ -342,17 +383,28 @@ def draw_light(rng: np.random.Generator) -> RenderLight:
     )
 
 
-def draw_camera(rng: np.random.Generator, board: RenderBoard) -> RenderCamera:
+def draw_camera(rng: np.random.Generator, board: RenderBoard, version: int = 1
+                ) -> RenderCamera:
     """A phone or webcam anywhere round the board, 0 to 60 degrees from straight
-    down, the whole board in the picture and filling a good part of it."""
+    down, the whole board in the picture and filling a good part of it. Version 2:
+    up to 68 degrees, half the cameras close (5.5 to 12 squares from the point they
+    look at, with a lens of 18 to 32 mm), and only the squares need be in the
+    picture: the frame may be cut by its edge, and so may the pieces."""
     size = SIZES[int(rng.choice(len(SIZES), p=SIZE_WEIGHTS))]
     edge = 4.0 + board.frame_width
     outline = np.array([[x, y, 0.0] for x in (-edge, edge) for y in (-edge, edge)])
     for _ in range(200):
-        tilt = math.radians(rng.uniform(0.0, 60.0))
+        if version == 1:
+            tilt = math.radians(rng.uniform(0.0, 60.0))
+        else:
+            tilt = math.radians(rng.uniform(0.0, 68.0) if rng.random() < 0.5
+                                else rng.uniform(35.0, 68.0))
         azimuth = rng.uniform(0, 2 * math.pi)
         focal = float(rng.uniform(22.0, 50.0))
-        distance = float(rng.uniform(8.0, 26.0))
+        if version == 1 or rng.random() < 0.5:
+            distance = float(rng.uniform(8.0, 26.0))
+        else:  # close, with a phone's wide lens
+            distance, focal = float(rng.uniform(5.5, 12.0)), float(rng.uniform(18.0, 32.0))
         target = np.array([rng.normal(0, 0.6), rng.normal(0, 0.6), 0.0])
         position = target + distance * np.array([math.sin(tilt) * math.cos(azimuth),
                                                  math.sin(tilt) * math.sin(azimuth),
@@ -361,31 +413,36 @@ def draw_camera(rng: np.random.Generator, board: RenderBoard) -> RenderCamera:
         camera = RenderCamera((float(position[0]), float(position[1]), float(position[2])),
                               tuple(tuple(float(v) for v in row) for row in rotation),
                               focal, size)
-        seen = project(camera, outline)
+        corners = board_corners(camera)
+        seen = project(camera, outline) if version == 1 else corners
         width, height = size
         if np.isnan(seen).any():
             continue
-        inside = ((seen[:, 0] > 0.02 * width) & (seen[:, 0] < 0.98 * width)
-                  & (seen[:, 1] > 0.02 * height) & (seen[:, 1] < 0.98 * height)).all()
-        corners = board_corners(camera)
+        margin = 0.02 if version == 1 else 0.005
+        inside = ((seen[:, 0] > margin * width) & (seen[:, 0] < (1 - margin) * width)
+                  & (seen[:, 1] > margin * height) & (seen[:, 1] < (1 - margin) * height)).all()
         span = min(np.ptp(corners[:, 0]) / width, np.ptp(corners[:, 1]) / height)
         if inside and span > 0.45:
             return camera
     raise RuntimeError("no camera placement found in 200 draws")
 
 
-def draw_scene(seed: int) -> RenderScene:
-    """The scene of ``seed`` (the same seed, the same scene)."""
-    rng = np.random.default_rng([seed, 20261125])
+def draw_scene(seed: int, version: int = VERSION) -> RenderScene:
+    """The scene of ``seed`` drawn by ``version`` (the same seed and version, the same
+    scene, on any machine)."""
+    if version not in VERSIONS:
+        raise ValueError(f"no scene version {version}: there are {VERSIONS}")
+    rng = np.random.default_rng([seed, 20261125] if version == 1 else [seed, 20261125, version])
     board = draw_board(rng)
-    pieces = draw_pieces(rng)
-    piece_set = draw_set(rng, board)
+    pieces = draw_pieces(rng, version)
+    piece_set = draw_set(rng, board, version)
     light = draw_light(rng)
-    camera = draw_camera(rng, board)
+    camera = draw_camera(rng, board, version)
     return RenderScene(
         seed=seed, board=board, pieces=pieces, piece_set=piece_set, light=light, camera=camera,
         samples=int(rng.integers(8, 25)),
         view_transform=str(rng.choice(["Standard", "AgX", "Filmic"], p=[0.4, 0.4, 0.2])),
         exposure=float(rng.normal(0.0, 0.4)),
         jpeg_quality=int(rng.integers(60, 96)),
+        version=version,
     )

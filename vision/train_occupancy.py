@@ -3,7 +3,8 @@
 ``python -m vision.train_occupancy --rendered R --rendered-draws 2 --epochs 30 --out
 vision/occupancy_photo.onnx`` (and, for the second network that reads photos beside it,
 the same with ``--seed 1 --out vision/occupancy_photo_seed1.onnx``; R holds the Blender
-pictures of ``vision.render_spec.SHIPPED_RUNS``, rendered first; the games' network,
+pictures of ``vision.render_spec.SHIPPED_RUNS``, rendered first with ``--version 1``;
+the games' network,
 trained without the walnut board's development photos and without R: ``--leave-out
 walnut --keep vision/occupancy.onnx``) renders the
 training scenes (synthetic stream ``--stream``: ordinary scenes, leaning

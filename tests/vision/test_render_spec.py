@@ -18,8 +18,10 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry
 from vision.render_spec import (
+    OVER_THE_EDGE,
     SHIPPED_LABELS_KEY,
     SHIPPED_RUNS,
+    VERSIONS,
     RenderCamera,
     board_corners,
     board_fen,
@@ -38,6 +40,13 @@ SEEDS = range(60)
 def test_the_same_seed_draws_the_same_scene_and_another_seed_another() -> None:
     assert draw_scene(7) == draw_scene(7)
     assert draw_scene(7) != draw_scene(8)
+    assert draw_scene(7, 1) == draw_scene(7, 1) != draw_scene(7, 2)
+    assert [draw_scene(7, version).version for version in VERSIONS] == list(VERSIONS)
+
+
+def test_a_version_that_was_never_drawn_is_refused() -> None:
+    with pytest.raises(ValueError, match="no scene version 3"):
+        draw_scene(7, 3)
 
 
 def test_the_projection_is_opencvs_pinhole_for_the_same_camera() -> None:
@@ -75,33 +84,88 @@ def test_a_point_behind_the_camera_projects_to_nothing() -> None:
     assert np.isnan(project(camera, behind[None, :])).all()
 
 
+def _tilt(camera: RenderCamera) -> float:
+    x, y, z = camera.position
+    return math.degrees(math.atan2(math.hypot(x, y), z))
+
+
+def _inside(points: np.ndarray, camera: RenderCamera) -> bool:
+    width, height = camera.size
+    return bool(((points >= 0) & (points <= (width, height))).all())
+
+
 def test_every_camera_sees_the_whole_board_from_0_to_60_degrees_on_all_sides() -> None:
+    """Version 1: the board and its frame in the picture."""
     tilts, sides = [], set()
     for seed in SEEDS:
-        camera = draw_scene(seed).camera
+        camera = draw_scene(seed, 1).camera
         width, height = camera.size
         corners = board_corners(camera)
-        assert ((corners >= 0) & (corners <= (width, height))).all()
+        assert _inside(corners, camera)
         BoardGeometry(tuple(map(tuple, corners)), (width, height))  # convex, in order
-        x, y, z = camera.position
-        tilts.append(math.degrees(math.atan2(math.hypot(x, y), z)))
+        x, y, _ = camera.position
+        tilts.append(_tilt(camera))
         sides.add(int((math.degrees(math.atan2(y, x)) + 360 + 45) // 90) % 4)
     assert 0 <= min(tilts) < 12 and 48 < max(tilts) <= 62
     assert sides == {0, 1, 2, 3}
 
 
-def test_positions_hold_real_pieces_on_their_squares_and_some_boards_are_games() -> None:
-    games = 0
+def test_version_2_cameras_come_closer_and_lower_and_may_cut_the_frame() -> None:
+    """Version 2: the squares always in the picture, the frame not always; tilts to 68
+    degrees; half the cameras close with a wide lens."""
+    tilts, close, cut = [], 0, 0
     for seed in SEEDS:
-        pieces = draw_scene(seed).pieces
+        scene = draw_scene(seed, 2)
+        camera = scene.camera
+        corners = board_corners(camera)
+        assert _inside(corners, camera)
+        BoardGeometry(tuple(map(tuple, corners)), camera.size)
+        tilts.append(_tilt(camera))
+        close += float(np.linalg.norm(camera.position)) < 9.0
+        edge = 4.0 + scene.board.frame_width
+        frame = project(camera, np.array([[x, y, 0.0] for x in (-edge, edge)
+                                          for y in (-edge, edge)]))
+        cut += not _inside(frame, camera)
+    assert 62 < max(tilts) <= 68 and sum(tilt > 45 for tilt in tilts) >= len(SEEDS) // 4
+    assert close >= len(SEEDS) // 10 and cut >= len(SEEDS) // 10
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_positions_hold_real_pieces_on_their_squares_and_some_boards_are_games(
+        version: int) -> None:
+    games, far, over = 0, 0, 0
+    for seed in SEEDS:
+        pieces = draw_scene(seed, version).pieces
         squares = [piece.square for piece in pieces]
         assert len(squares) == len(set(squares)) <= 32
+        reach = 0.15 if version == 1 else OVER_THE_EDGE
         assert all(piece.colour in ("white", "black") and 1 <= piece.kind <= 6
-                   and abs(piece.dx) <= 0.15 and abs(piece.dy) <= 0.15 for piece in pieces)
+                   and abs(piece.dx) <= reach and abs(piece.dy) <= reach for piece in pieces)
+        for piece in pieces:  # past a quarter square only outwards, on the board's edge
+            file, rank = chess.square_file(piece.square), chess.square_rank(piece.square)
+            if abs(piece.dx) > 0.25:
+                assert (file, piece.dx > 0) in ((0, False), (7, True))
+            if abs(piece.dy) > 0.25:
+                assert (rank, piece.dy > 0) in ((0, False), (7, True))
+            far += max(abs(piece.dx), abs(piece.dy)) > 0.15
+            over += max(abs(piece.dx), abs(piece.dy)) > 0.25
         board = chess.Board(board_fen(pieces) + " w - - 0 1")
         kings = [len(board.pieces(chess.KING, colour)) for colour in (True, False)]
         games += kings == [1, 1] and len(pieces) >= 2
     assert games >= len(SEEDS) // 3
+    assert (far, over) == (0, 0) if version == 1 else far > 100 and over > 10
+
+
+def test_version_2_sets_include_brown_pieces_as_light_as_walnut_squares() -> None:
+    """A brown stain between ebony and boxwood: the walnut board's set (linear red
+    0.06 to 0.32, sRGB 0.26 to 0.60); version 1 draws such browns only in sets of the
+    squares' own colours on a brown board, version 2 half as often again at least."""
+    def brown(seed: int, version: int) -> bool:
+        black = draw_scene(seed, version).piece_set.black
+        return 0.07 < black[0] < 0.35 and black[0] > black[2] * 1.5
+
+    assert sum(brown(seed, 2) for seed in SEEDS) >= len(SEEDS) // 6
+    assert sum(brown(seed, 2) for seed in SEEDS) > 1.5 * sum(brown(seed, 1) for seed in SEEDS)
 
 
 def test_the_labels_load_as_the_photos_do_with_the_scenes_corners_and_position(
@@ -164,16 +228,19 @@ def test_the_labels_file_gathers_what_was_written_beside_each_picture(
     labels are missing (a render stopped halfway), and loads as the photos do."""
     from vision.render_blender import write_labels
 
-    for seed in (4, 9):
-        path = tmp_path / image_name(seed)
+    for seed, version in ((4, 1), (9, 2)):  # the versions share a folder
+        path = tmp_path / image_name(seed, version)
         path.write_bytes(b"")
         path.with_suffix(".json").write_text(
-            json.dumps(label_entry(draw_scene(seed), path.name)), encoding="utf-8")
+            json.dumps(label_entry(draw_scene(seed, version), path.name)), encoding="utf-8")
     (tmp_path / image_name(12)).write_bytes(b"")  # no labels beside it
     assert write_labels(tmp_path) == 2
     photos = load_photos(tmp_path)
-    assert [photo.path.name for photo in photos] == [image_name(4), image_name(9)]
-    assert photos[1].grid == fen_grid(board_fen(draw_scene(9).pieces))
+    assert [photo.path.name for photo in photos] == ["render_000004.jpg",
+                                                     "render_v2_000009.jpg"]
+    assert photos[1].grid == fen_grid(board_fen(draw_scene(9, 2).pieces))
+    entries = json.loads((tmp_path / "labels.json").read_text(encoding="utf-8"))["images"]
+    assert [entry["version"] for entry in entries] == [1, 2]
 
 
 def test_training_with_labels_that_list_no_picture_is_refused_before_any_training(
@@ -207,6 +274,6 @@ def test_the_shipped_networks_pictures_are_drawn_again_from_their_seeds(
     seeds = [seed for first, count in SHIPPED_RUNS for seed in range(first, first + count)]
     assert len(seeds) == 400
     labels = tmp_path / "labels.json"
-    labels.write_text(labels_text([label_entry(draw_scene(seed), image_name(seed))
+    labels.write_text(labels_text([label_entry(draw_scene(seed, 1), image_name(seed))
                                    for seed in seeds]), encoding="utf-8")
     assert labels_key(labels) == SHIPPED_LABELS_KEY
