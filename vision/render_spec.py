@@ -276,7 +276,7 @@ def draw_board(rng: np.random.Generator) -> RenderBoard:
     )
 
 
-def draw_set(rng: np.random.Generator, board: RenderBoard, version: int = 1) -> RenderSet:
+def draw_set(rng: np.random.Generator, board: RenderBoard, version: int) -> RenderSet:
     """Wooden pieces (boxwood and a brown stain or ebony; a third of the time the
     squares' own colours, the hardest to tell from the board) or plastic ones. Version
     2 gives a quarter of the sets brown pieces as light as walnut squares beside
@@ -305,7 +305,7 @@ def draw_set(rng: np.random.Generator, board: RenderBoard, version: int = 1) -> 
                      height=float(rng.uniform(0.8, tallest)), width=float(rng.uniform(0.85, 1.1)))
 
 
-def draw_pieces(rng: np.random.Generator, version: int = 1) -> tuple[RenderPiece, ...]:
+def draw_pieces(rng: np.random.Generator, version: int) -> tuple[RenderPiece, ...]:
     """A position: half the time from a game (random legal moves from the start),
     else pieces scattered at random; a few boards empty. Each piece a little off its
     square's centre and turned at random. Version 2 plays games of fewer moves (more
@@ -383,7 +383,7 @@ def draw_light(rng: np.random.Generator) -> RenderLight:
     )
 
 
-def draw_camera(rng: np.random.Generator, board: RenderBoard, version: int = 1
+def draw_camera(rng: np.random.Generator, board: RenderBoard, version: int
                 ) -> RenderCamera:
     """A phone or webcam anywhere round the board, 0 to 60 degrees from straight
     down, the whole board in the picture and filling a good part of it. Version 2:
