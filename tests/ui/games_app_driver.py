@@ -42,11 +42,12 @@ def shelf_card(driver: Any, name: str) -> Any:
     return card
 
 
-def tap_in_list(driver: Any, widget: Any) -> None:
+def tap_in_list(driver: Any, widget: Any, wait: float = 0.3) -> None:
     """Tap a widget inside a ScrollView: the list passes the release on to it 0.2 s
-    later (real time), after deciding the touch was not a scroll."""
+    later (real time), after deciding the touch was not a scroll; ``wait`` seconds
+    are given for that (longer on a loaded machine)."""
     touch.tap(widget)
-    time.sleep(0.3)
+    time.sleep(wait)
     driver.pump(4)
 
 
@@ -68,8 +69,10 @@ def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
         setup.ids.options.parent.scroll_to(widget, padding=0, animate=False)
         driver.pump(3)
         if hasattr(widget, "options"):
-            for _ in range(3):  # a list may take a slow tap for the start of a scroll
-                tap_in_list(driver, find_button(widget, text=value))
+            for attempt in range(5):  # a list may take a slow tap for a scroll's start
+                setup.ids.options.parent.scroll_to(widget, padding=0, animate=False)
+                driver.pump(2)
+                tap_in_list(driver, find_button(widget, text=value), 0.3 * (attempt + 1))
                 if widget.value == value:
                     break
             assert widget.value == value, f"{key}={value} was not chosen"
