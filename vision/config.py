@@ -144,7 +144,11 @@ class VisionConfig:
     # together"). Since the thirteenth session they are trained with the walnut
     # board's development photos too ("The walnut board's other photos, in both
     # parts"); the reading with a reference, played every frame, keeps game_nets.
-    photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx")
+    # The third (twenty-first session) is EfficientNet-Lite0's first blocks, pretrained
+    # on ImageNet, under a classifier fitted on the same tiles (vision.train_pretrained;
+    # "An eleventh candidate" there; vision/PRETRAINED_WEIGHTS.md).
+    photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx",
+                                   "occupancy_photo_imagenet.onnx")
     # The networks that read a frame with a reference (a game's, every frame), their
     # logits averaged. The eleventh session's two photo networks (occupancy.onnx and
     # occupancy_seed1.onnx, the latter since removed) were tried together and failed

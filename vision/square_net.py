@@ -11,7 +11,10 @@ and dark square models, so uneven light cancels), and scaled. The network
 ``occupancy_photo_seed1.onnx`` for photos: ``VisionConfig.game_nets`` and
 ``photo_nets``, trained by ``python -m vision.train_occupancy``; two small
 convolutions and a dense layer, see :mod:`vision.tile_conv`) maps a tile to
-four logits: empty, white, black, blue.
+four logits: empty, white, black, blue. Photos are read by a third beside those
+two, ``occupancy_photo_imagenet.onnx``, which takes the same rows: EfficientNet-Lite0's
+first blocks, pretrained on ImageNet, under a classifier fitted on their features
+(:mod:`vision.pretrained`, ``python -m vision.train_pretrained``).
 
 Only OpenCV and numpy are needed at run time; training needs the ``train``
 extra (the ``onnx`` package, to write the file).

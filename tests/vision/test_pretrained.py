@@ -83,6 +83,15 @@ def test_the_network_sees_the_tile_as_opencv_turns_it_back_into_rgb() -> None:
         assert np.abs(got[index] - want).max() < 0.01, index
 
 
+def test_the_shipped_third_network_takes_the_square_networks_rows() -> None:
+    from vision.config import VisionConfig
+    from vision.square_net import load_net
+
+    assert "occupancy_photo_imagenet.onnx" in VisionConfig().photo_nets
+    logits = load_net("occupancy_photo_imagenet.onnx").logits(_rows(5, 7))
+    assert logits.shape == (7, 4) and np.isfinite(logits).all()
+
+
 def test_a_weights_file_that_is_not_one_is_named_in_the_error(tmp_path: Path) -> None:
     bad = tmp_path / "weights.pth"
     bad.write_bytes(b"\x80\x02not a state dict at all")
