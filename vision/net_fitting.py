@@ -58,15 +58,21 @@ def adam_fit(params: list[FloatArray], count: int, batch_loss: BatchLoss,
         log(epoch, total)
 
 
-def model_bytes(nodes: list[Any], inits: list[Any], name: str) -> bytes:
+Shape = list[int | str]
+
+
+def model_bytes(nodes: list[Any], inits: list[Any], name: str, *,
+                source: tuple[str, Shape] = ("tiles", ["n", INPUTS]),
+                result: tuple[str, Shape] = ("logits", ["n", len(CLASSES)])) -> bytes:
     """An ONNX model (opset 13) of ``nodes`` over the initialisers ``inits``,
-    from the input rows ``tiles`` (n, INPUTS) to the four ``logits``."""
+    from the input rows ``tiles`` (n, INPUTS) to the four ``logits`` (or from the
+    input ``source`` to the output ``result``, each a name and a shape)."""
     from onnx import TensorProto, helper
 
     graph = helper.make_graph(
         nodes, name,
-        [helper.make_tensor_value_info("tiles", TensorProto.FLOAT, ["n", INPUTS])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", len(CLASSES)])],
+        [helper.make_tensor_value_info(source[0], TensorProto.FLOAT, source[1])],
+        [helper.make_tensor_value_info(result[0], TensorProto.FLOAT, result[1])],
         inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
                               producer_name="vision.train_occupancy")

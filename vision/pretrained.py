@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from onnx import NodeProto, TensorProto, helper, numpy_helper
 
+from vision.net_fitting import model_bytes
 from vision.square_net import INPUTS, LAB_SCALE, TILE_H, TILE_VALUES, TILE_W
 
 LOGGER = logging.getLogger(__name__)
@@ -38,7 +39,6 @@ BLOCKS = 11  # the first 11 of the 16 blocks: 112 channels at a 16th of the size
 # (repeats, stride of the first) of EfficientNet-B0/Lite0's seven stages
 STAGES = ((1, 1), (2, 2), (2, 2), (3, 2), (3, 1), (4, 2), (1, 1))
 BN_EPS = 1e-3
-OPSET = 13
 
 # The Lab -> RGB conversion that OpenCV's cvtColor does for float pictures (D65 white,
 # the sRGB primaries and curve): rows are Lab as vision.squares.to_lab writes it.
@@ -59,9 +59,8 @@ def _rebuild_tensor(storage: Any, offset: int, size: tuple[int, ...],
 
 
 class _Storage:
-    def __init__(self, kind: str, size: int) -> None:
+    def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.size = size
         self.data: npt.NDArray[Any] = np.zeros(0, np.float32)
 
 
@@ -87,9 +86,9 @@ class _StateUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"the weights file names {module}.{name}")
 
     def persistent_load(self, pid: Any) -> Any:
-        _tag, kind, key, _location, size, _view = pid
+        _tag, kind, key, _location, _size, _view = pid
         if key not in self.storages:
-            self.storages[key] = _Storage(str(kind), int(size))
+            self.storages[key] = _Storage(str(kind))
         return self.storages[key]
 
 
@@ -266,47 +265,29 @@ def backbone(graph: GraphBuilder, state: State, x: str, size: tuple[int, int],
     return x, size, channels
 
 
-def feature_size(blocks: int = BLOCKS) -> int:
-    """The length of the flat features of one tile."""
-    height, width = TILE_H * ENLARGE, TILE_W * ENLARGE
-    for _, stride in [(0, 2)] + [(0, s) for s in block_strides()[:blocks]]:
-        height, width = -(-height // stride), -(-width // stride)
-    channels = {1: 16, 2: 24, 3: 24, 4: 40, 5: 40, 6: 80, 7: 80, 8: 80, 9: 112,
-                10: 112, 11: 112, 12: 192, 13: 192, 14: 192, 15: 192, 16: 320}[blocks]
-    return channels * height * width
-
-
-def _model(graph: GraphBuilder, output: str, width: int) -> bytes:
-    onnx_graph = helper.make_graph(
-        graph.nodes, "pretrained_square_net",
-        [helper.make_tensor_value_info("rows", TensorProto.FLOAT, [None, INPUTS])],
-        [helper.make_tensor_value_info(output, TensorProto.FLOAT, [None, width])],
-        graph.initializers)
-    model = helper.make_model(onnx_graph, opset_imports=[helper.make_opsetid("", OPSET)])
-    model.ir_version = 8
-    return bytes(model.SerializeToString())
-
-
-def feature_graph(state: State, blocks: int = BLOCKS) -> tuple[GraphBuilder, str]:
-    """Nodes from input rows to each tile's flat features (n, feature_size())."""
+def feature_graph(state: State, blocks: int = BLOCKS, output: str | None = None
+                  ) -> tuple[GraphBuilder, str, int]:
+    """Nodes from the input rows ``tiles`` to each tile's flat features: the graph, the
+    features' name (``output`` if given) and their length."""
     graph = GraphBuilder()
-    picture = rgb_picture(graph, "rows")
-    x, _, _ = backbone(graph, state, picture, (TILE_H * ENLARGE, TILE_W * ENLARGE), blocks)
-    return graph, graph.node("Flatten", [x])
+    picture = rgb_picture(graph, "tiles")
+    x, (height, width), channels = backbone(
+        graph, state, picture, (TILE_H * ENLARGE, TILE_W * ENLARGE), blocks)
+    return graph, graph.node("Flatten", [x], output), channels * height * width
 
 
 def feature_model(state: State, blocks: int = BLOCKS) -> bytes:
     """An ONNX file: input rows -> flat features."""
-    graph, _flat = feature_graph(state, blocks)
-    graph.nodes[-1].output[0] = "features"
-    return _model(graph, "features", feature_size(blocks))
+    graph, features, width = feature_graph(state, blocks, "features")
+    return model_bytes(graph.nodes, graph.initializers, "pretrained_features",
+                       result=(features, ["n", width]))
 
 
 def square_model(state: State, layers: list[tuple[FloatArray, FloatArray]],
                  blocks: int = BLOCKS) -> bytes:
     """An ONNX file: input rows -> the four classes' logits, by the pretrained blocks
     and the dense ``layers`` (ReLU between them) fitted on their features."""
-    graph, x = feature_graph(state, blocks)
+    graph, x, _ = feature_graph(state, blocks)
     for index, (weight, bias) in enumerate(layers):
         last = index == len(layers) - 1
         x = graph.node("Gemm", [x, graph.const(weight.astype(np.float32), "w"),
@@ -314,7 +295,7 @@ def square_model(state: State, layers: list[tuple[FloatArray, FloatArray]],
                        "logits" if last else None)
         if not last:
             x = graph.node("Relu", [x])
-    return _model(graph, "logits", int(layers[-1][0].shape[1]))
+    return model_bytes(graph.nodes, graph.initializers, "pretrained_square_net")
 
 
 def imagenet_model(state: State, size: int = 224) -> bytes:
@@ -330,11 +311,5 @@ def imagenet_model(state: State, size: int = 224) -> bytes:
     graph.node("Gemm", [x, graph.const(state["_fc.weight"].astype(np.float32), "w"),
                         graph.const(state["_fc.bias"].astype(np.float32), "b")],
                "logits", transB=1)
-    onnx_graph = helper.make_graph(
-        graph.nodes, "efficientnet_lite0",
-        [helper.make_tensor_value_info("picture", TensorProto.FLOAT, [None, 3, size, size])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [None, 1000])],
-        graph.initializers)
-    model = helper.make_model(onnx_graph, opset_imports=[helper.make_opsetid("", OPSET)])
-    model.ir_version = 8
-    return bytes(model.SerializeToString())
+    return model_bytes(graph.nodes, graph.initializers, "efficientnet_lite0",
+                       source=("picture", ["n", 3, size, size]), result=("logits", ["n", 1000]))

@@ -38,9 +38,10 @@ import numpy.typing as npt
 
 from vision import pretrained
 from vision.config import VisionConfig
+from vision.net_fitting import adam_step
 from vision.square_net import CLASSES, piece_log_odds
 from vision.squares import logits_of
-from vision.train_occupancy import Part, tile_weights, training_parts
+from vision.train_occupancy import Part, forward, tile_weights, training_parts
 
 LOGGER = logging.getLogger(__name__)
 
@@ -55,11 +56,11 @@ FEATURE_VERSION = 1  # of vision.pretrained's features: a cache of another is no
 
 def features_of(net: cv2.dnn.Net, rows: FloatArray) -> npt.NDArray[np.float16]:
     """The flat pretrained features of every row, 256 rows at a time (float16)."""
-    out = np.empty((len(rows), pretrained.feature_size()), np.float16)
+    chunks = []
     for start in range(0, len(rows), BATCH):
         net.setInput(np.ascontiguousarray(rows[start:start + BATCH], np.float32))
-        out[start:start + BATCH] = net.forward()
-    return out
+        chunks.append(np.asarray(net.forward(), np.float16))
+    return np.concatenate(chunks)
 
 
 def part_features(net: cv2.dnn.Net, part: Part, cache: Path | None
@@ -105,6 +106,8 @@ def fit_classifier(features: npt.NDArray[np.float16], labels: IntArray, hidden: 
               np.zeros(len(CLASSES), np.float32)]
     moments = [np.zeros_like(p) for p in params]
     squares = [np.zeros_like(p) for p in params]
+    # adam_fit's cosine schedule is not this fit's (the rate a third for the last two
+    # epochs), so only its Adam step is shared; the decay is on the weights alone.
     rate, step = 1e-3, 0
     order = np.arange(len(features))
     for epoch in range(epochs):
@@ -130,35 +133,19 @@ def fit_classifier(features: npt.NDArray[np.float16], labels: IntArray, hidden: 
             grads = [x.T @ back + decay * params[0], back.sum(axis=0),
                      hidden_out.T @ grad + decay * params[2], grad.sum(axis=0)]
             step += 1
-            for param, g, m, v in zip(params, grads, moments, squares, strict=True):
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                param -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step))
-                                                           + 1e-8)
+            adam_step(params, grads, moments, squares, step, rate, 0.0)
         LOGGER.info("epoch %d: loss %.4f", epoch, total / len(order))
     first = (params[0] / sd[:, None]).astype(np.float32)
     bias = (params[1] - (mu / sd) @ params[0]).astype(np.float32)
     return [(first, bias), (params[2], params[3])]
 
 
-def logits_of_layers(layers: Layers, features: npt.NDArray[np.float16]) -> FloatArray:
-    """The logits of every row of features."""
-    x = features.astype(np.float32)
-    for index, (weight, bias) in enumerate(layers):
-        x = x @ weight + bias
-        if index < len(layers) - 1:
-            x = np.maximum(x, 0.0)
-    return np.asarray(x, np.float32)
-
-
 def classify(layers: Layers, features: npt.NDArray[np.float16]) -> IntArray:
     """The class index of every row of features."""
     out = np.empty(len(features), np.int64)
     for start in range(0, len(features), 8192):
-        out[start:start + 8192] = logits_of_layers(layers, features[start:start + 8192]
-                                                   ).argmax(axis=1)
+        chunk = features[start:start + 8192].astype(np.float32)
+        out[start:start + 8192] = forward(layers, chunk).argmax(axis=1)
     return out
 
 
@@ -168,7 +155,7 @@ def scale_temperature(layers: Layers, features: npt.NDArray[np.float16],
     logits of ``nets`` (the shipped photo networks), by the median size of each over
     the same tiles: the classifier's logits divided by it have about the same say in
     the mean of every network's logits as each of the others."""
-    ours = np.abs(piece_log_odds(logits_of_layers(layers, features)))
+    ours = np.abs(piece_log_odds(forward(layers, features.astype(np.float32))))
     theirs = np.abs(piece_log_odds(logits_of(rows, False, nets)))
     return float(np.median(ours) / np.median(theirs))
 

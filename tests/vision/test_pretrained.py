@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision import pretrained
+from vision.net_fitting import model_bytes
 from vision.square_net import INPUTS, LAB_SCALE, TILE_H, TILE_VALUES, TILE_W
 
 DATA = Path(__file__).parent / "data" / "imagenet"
@@ -60,18 +61,10 @@ def test_the_network_sees_the_tile_as_opencv_turns_it_back_into_rgb() -> None:
     rows = _rows(3, 40)
     assert rows.shape[1] == INPUTS
     graph = pretrained.GraphBuilder()
-    pretrained.rgb_picture(graph, "rows")
-    graph.nodes[-1].output[0] = "features"
-    from onnx import TensorProto, helper
-
-    model = helper.make_model(helper.make_graph(
-        graph.nodes, "picture",
-        [helper.make_tensor_value_info("rows", TensorProto.FLOAT, [None, INPUTS])],
-        [helper.make_tensor_value_info("features", TensorProto.FLOAT,
-                                       [None, 3, TILE_H * 4, TILE_W * 4])],
-        graph.initializers), opset_imports=[helper.make_opsetid("", pretrained.OPSET)])
-    model.ir_version = 8
-    net = _net(model.SerializeToString())
+    picture = pretrained.rgb_picture(graph, "tiles")
+    model = model_bytes(graph.nodes, graph.initializers, "picture",
+                        result=(picture, ["n", 3, TILE_H * 4, TILE_W * 4]))
+    net = _net(model)
     net.setInput(rows)
     got = net.forward()
     lab = (rows[:, :TILE_VALUES].reshape(-1, TILE_H, TILE_W, 3) * LAB_SCALE
