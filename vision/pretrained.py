@@ -16,6 +16,7 @@ other square network and sits beside them in ``VisionConfig.photo_nets``.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import logging
 import pickle
 import struct
@@ -27,7 +28,7 @@ import numpy.typing as npt
 from onnx import NodeProto, TensorProto, helper, numpy_helper
 
 from vision.net_fitting import model_bytes
-from vision.square_net import INPUTS, LAB_SCALE, TILE_H, TILE_VALUES, TILE_W
+from vision.square_net import LAB_SCALE, tile_shape
 
 LOGGER = logging.getLogger(__name__)
 
@@ -191,19 +192,23 @@ class GraphBuilder:
                                   self.const(np.float32(6.0))])
 
 
-def rgb_picture(graph: GraphBuilder, rows: str) -> str:
-    """Nodes from input rows (n, INPUTS) to the network's picture (n, 3, H, W): the
+def rgb_picture(graph: GraphBuilder, rows: str, scale: int = 1,
+                enlarge: int = ENLARGE) -> str:
+    """Nodes from input rows (n, INPUTS; tiles ``scale`` times as fine, see
+    vision.square_net.tile_maps) to the network's picture (n, 3, H, W): the
     tile's Lab (less the empty colour, scaled) made whole, turned to sRGB as OpenCV
-    does, enlarged ENLARGE times (bilinear, pixel centres as cv2.resize), scaled as
-    the weights were trained ((255 v - 127) / 128)."""
+    does, enlarged ``enlarge`` times (bilinear, pixel centres as cv2.resize; 1: as
+    it is), scaled as the weights were trained ((255 v - 127) / 128)."""
+    high, wide = tile_shape(scale)
+    values = high * wide * 3
     tile = graph.node("Slice", [rows, graph.const(np.array([0], np.int64)),
-                                graph.const(np.array([TILE_VALUES], np.int64)),
+                                graph.const(np.array([values], np.int64)),
                                 graph.const(np.array([1], np.int64))])
-    own = graph.node("Slice", [rows, graph.const(np.array([TILE_VALUES], np.int64)),
-                               graph.const(np.array([INPUTS], np.int64)),
+    own = graph.node("Slice", [rows, graph.const(np.array([values], np.int64)),
+                               graph.const(np.array([values + 3], np.int64)),
                                graph.const(np.array([1], np.int64))])
     lab_tile = graph.node("Reshape", [tile, graph.const(
-        np.array([-1, TILE_H * TILE_W, 3], np.int64))])
+        np.array([-1, high * wide, 3], np.int64))])
     lab_tile = graph.node("Mul", [lab_tile, graph.const(LAB_SCALE.astype(np.float32))])
     own = graph.node("Reshape", [own, graph.const(np.array([-1, 1, 3], np.int64))])
     own = graph.node("Mul", [own, graph.const(np.float32(100.0))])
@@ -232,10 +237,12 @@ def rgb_picture(graph: GraphBuilder, rows: str) -> str:
     scaled = graph.node("Add", [graph.node("Mul", [srgb, graph.const(
         np.float32(255 / 128))]), graph.const(np.float32(-127 / 128))])
     picture = graph.node("Reshape", [scaled, graph.const(
-        np.array([-1, TILE_H, TILE_W, 3], np.int64))])
+        np.array([-1, high, wide, 3], np.int64))])
     picture = graph.node("Transpose", [picture], perm=[0, 3, 1, 2])
+    if enlarge == 1:
+        return picture
     return graph.node("Resize", [picture, "", graph.const(
-        np.array([1, 1, ENLARGE, ENLARGE], np.float32))], mode="linear",
+        np.array([1, 1, enlarge, enlarge], np.float32))], mode="linear",
         coordinate_transformation_mode="half_pixel")
 
 
@@ -265,29 +272,52 @@ def backbone(graph: GraphBuilder, state: State, x: str, size: tuple[int, int],
     return x, size, channels
 
 
-def feature_graph(state: State, blocks: int = BLOCKS, output: str | None = None
-                  ) -> tuple[GraphBuilder, str, int]:
+@dataclasses.dataclass(frozen=True)
+class Sampling:
+    """How a tile reaches the pretrained blocks: sampled ``scale`` times as finely as
+    the square networks' tiles (vision.square_net.tile_maps), then enlarged
+    ``enlarge`` times."""
+
+    scale: int = 1
+    enlarge: int = ENLARGE
+
+    @property
+    def inputs(self) -> int:
+        """The input rows' length."""
+        high, wide = tile_shape(self.scale)
+        return high * wide * 3 + 3
+
+    @property
+    def picture(self) -> tuple[int, int]:
+        """The picture the blocks see (high, wide)."""
+        high, wide = tile_shape(self.scale)
+        return high * self.enlarge, wide * self.enlarge
+
+
+def feature_graph(state: State, blocks: int = BLOCKS, output: str | None = None,
+                  sampling: Sampling = Sampling()) -> tuple[GraphBuilder, str, int]:
     """Nodes from the input rows ``tiles`` to each tile's flat features: the graph, the
     features' name (``output`` if given) and their length."""
     graph = GraphBuilder()
-    picture = rgb_picture(graph, "tiles")
-    x, (height, width), channels = backbone(
-        graph, state, picture, (TILE_H * ENLARGE, TILE_W * ENLARGE), blocks)
+    picture = rgb_picture(graph, "tiles", sampling.scale, sampling.enlarge)
+    x, (height, width), channels = backbone(graph, state, picture, sampling.picture, blocks)
     return graph, graph.node("Flatten", [x], output), channels * height * width
 
 
-def feature_model(state: State, blocks: int = BLOCKS) -> bytes:
+def feature_model(state: State, blocks: int = BLOCKS, sampling: Sampling = Sampling()
+                  ) -> bytes:
     """An ONNX file: input rows -> flat features."""
-    graph, features, width = feature_graph(state, blocks, "features")
+    graph, features, width = feature_graph(state, blocks, "features", sampling)
     return model_bytes(graph.nodes, graph.initializers, "pretrained_features",
+                       source=("tiles", ["n", sampling.inputs]),
                        result=(features, ["n", width]))
 
 
 def square_model(state: State, layers: list[tuple[FloatArray, FloatArray]],
-                 blocks: int = BLOCKS) -> bytes:
+                 blocks: int = BLOCKS, sampling: Sampling = Sampling()) -> bytes:
     """An ONNX file: input rows -> the four classes' logits, by the pretrained blocks
     and the dense ``layers`` (ReLU between them) fitted on their features."""
-    graph, x, _ = feature_graph(state, blocks)
+    graph, x, _ = feature_graph(state, blocks, sampling=sampling)
     for index, (weight, bias) in enumerate(layers):
         last = index == len(layers) - 1
         x = graph.node("Gemm", [x, graph.const(weight.astype(np.float32), "w"),
@@ -295,7 +325,8 @@ def square_model(state: State, layers: list[tuple[FloatArray, FloatArray]],
                        "logits" if last else None)
         if not last:
             x = graph.node("Relu", [x])
-    return model_bytes(graph.nodes, graph.initializers, "pretrained_square_net")
+    return model_bytes(graph.nodes, graph.initializers, "pretrained_square_net",
+                       source=("tiles", ["n", sampling.inputs]))
 
 
 def imagenet_model(state: State, size: int = 224) -> bytes:

@@ -60,17 +60,35 @@ class SquareNetError(ValueError):
 class TileMaps:
     """Where every tile pixel comes from in the cut board (the maps of cv2.remap)."""
 
-    map_x: FloatArray  # (64 * TILE_H, TILE_W)
+    map_x: FloatArray  # (64 * TILE_H, TILE_W), times the scale (tile_shape)
     map_y: FloatArray
 
 
-def tile_maps(config: VisionConfig, geometry: BoardGeometry) -> TileMaps:
+def tile_shape(scale: int = 1) -> tuple[int, int]:
+    """A tile's pixels (high, wide) sampled ``scale`` times as finely as the
+    square networks' (the same part of the board, TILE_PX * scale pixels a square)."""
+    return TILE_H * scale, TILE_W * scale
+
+
+def row_scale(width: int) -> int:
+    """The tile scale of input rows ``width`` values long (:func:`square_inputs`)."""
+    scale = round(math.sqrt((width - 3) / TILE_VALUES))
+    if scale < 1 or TILE_VALUES * scale * scale + 3 != width:
+        raise SquareNetError(f"rows of {width} values are no tiles")
+    return scale
+
+
+def tile_maps(config: VisionConfig, geometry: BoardGeometry, scale: int = 1) -> TileMaps:
     """The tiles' sampling maps for one board pose (cut-board pixels: 2 of
-    border, then ``config.square_px`` a square)."""
+    border, then ``config.square_px`` a square), ``scale`` times as fine as the
+    square networks' tiles (:func:`tile_shape`)."""
     s = config.square_px
     cam_x, cam_y, _ = geometry.camera_position()
-    across = (np.arange(TILE_W, dtype=np.float64) - (TILE_W - 1) / 2) / TILE_PX
-    up = -BELOW + (TILE_H - 1 - np.arange(TILE_H, dtype=np.float64)) / TILE_PX
+    high, wide = tile_shape(scale)
+    across = (np.arange(wide, dtype=np.float64) - (wide - 1) / 2) / (TILE_PX * scale)
+    # each finer pixel centred where it falls in the square networks' pixel it splits
+    up = -BELOW + (high - 1 - np.arange(high, dtype=np.float64) - (scale - 1) / 2) / (
+        TILE_PX * scale)
     xs, ys = [], []
     for row in range(8):
         for col in range(8):
@@ -93,14 +111,15 @@ def square_inputs(maps: TileMaps, lab_board: FloatArray, own: FloatArray,
     the empty colour of the square's own colour there, then that colour.
     ``which`` limits the rows to those squares."""
     map_x, map_y = maps.map_x, maps.map_y
+    high, wide = len(map_x) // 64, map_x.shape[1]
     if which is not None:
-        map_x = map_x.reshape(64, TILE_H, TILE_W)[which].reshape(-1, TILE_W)
-        map_y = map_y.reshape(64, TILE_H, TILE_W)[which].reshape(-1, TILE_W)
+        map_x = map_x.reshape(64, high, wide)[which].reshape(-1, wide)
+        map_y = map_y.reshape(64, high, wide)[which].reshape(-1, wide)
         own = own[which]
     n = len(own)
     tiles = cv2.remap(lab_board, map_x, map_y, cv2.INTER_LINEAR,
                       borderMode=cv2.BORDER_REPLICATE)
-    tiles = tiles.reshape(n, TILE_H * TILE_W, 3) - own[:, None, :]
+    tiles = tiles.reshape(n, high * wide, 3) - own[:, None, :]
     rows = np.concatenate([(tiles / LAB_SCALE).reshape(n, -1), own / 100.0], axis=1)
     return np.asarray(rows, np.float32)
 
@@ -108,10 +127,13 @@ def square_inputs(maps: TileMaps, lab_board: FloatArray, own: FloatArray,
 def mirrored(rows: FloatArray) -> FloatArray:
     """The input rows with their tiles mirrored across the lean (left and right
     swapped): a board seen in a mirror is a board too, so the network is trained
-    on both, and a photo read without a reference is read both ways."""
-    n = len(rows)
-    tiles = rows[:, :TILE_VALUES].reshape(n, TILE_H, TILE_W, 3)[:, :, ::-1]
-    return np.asarray(np.concatenate([tiles.reshape(n, -1), rows[:, TILE_VALUES:]],
+    on both, and a photo read without a reference is read both ways. Rows of
+    finer tiles (:func:`tile_maps`' ``scale``) too."""
+    n, width = rows.shape
+    high, wide = tile_shape(row_scale(width))
+    values = high * wide * 3
+    tiles = rows[:, :values].reshape(n, high, wide, 3)[:, :, ::-1]
+    return np.asarray(np.concatenate([tiles.reshape(n, -1), rows[:, values:]],
                                      axis=1), np.float32)
 
 
@@ -167,14 +189,76 @@ def piece_log_odds(logits: FloatArray) -> FloatArray:
     return np.asarray(piece - logits[:, 0], np.float32)
 
 
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    """A protobuf varint at ``at``: its value and where the next field starts."""
+    value, shift = 0, 0
+    while True:
+        if at >= len(data):
+            raise SquareNetError("the network file ends inside a number")
+        byte = data[at]
+        value |= (byte & 0x7F) << shift
+        at, shift = at + 1, shift + 7
+        if not byte & 0x80:
+            return value, at
+
+
+def _fields(data: bytes) -> list[tuple[int, int | bytes]]:
+    """A protobuf message's fields in order: (number, a varint's value or a
+    length-delimited field's bytes); fixed-width fields are skipped."""
+    out: list[tuple[int, int | bytes]] = []
+    at = 0
+    while at < len(data):
+        key, at = _varint(data, at)
+        number, kind = key >> 3, key & 7
+        if kind == 0:
+            value, at = _varint(data, at)
+            out.append((number, value))
+        elif kind == 2:
+            size, at = _varint(data, at)
+            if at + size > len(data):
+                raise SquareNetError("the network file ends inside a field")
+            out.append((number, data[at:at + size]))
+            at += size
+        elif kind in (1, 5):
+            at += 8 if kind == 1 else 4
+        else:
+            raise SquareNetError(f"the network file has a field of unknown kind {kind}")
+    return out
+
+
+def _first(data: bytes, number: int) -> bytes:
+    """The first length-delimited field ``number`` of a message."""
+    for field, value in _fields(data):
+        if field == number and isinstance(value, bytes):
+            return value
+    raise SquareNetError(f"the network file has no field {number} where one belongs")
+
+
+def input_width(data: bytes) -> int:
+    """The length of the input rows an ONNX file (``data``) takes: the last
+    dimension of its graph's first input (ModelProto.graph 7, GraphProto.input
+    11, ValueInfoProto.type 2, TypeProto.tensor_type 1, its shape 2, the dims 1,
+    each a dim_value 1 or a named dim_param 2), read without the onnx package."""
+    tensor = _first(_first(_first(_first(data, 7), 11), 2), 1)
+    dims = [_fields(dim) for number, dim in _fields(_first(tensor, 2))
+            if number == 1 and isinstance(dim, bytes)]
+    last = [value for number, value in dims[-1] if number == 1] if dims else []
+    if not last or not isinstance(last[0], int):
+        raise SquareNetError("the network's input rows have no fixed length")
+    return last[0]
+
+
 class SquareNet:
-    """The ONNX network read by ``cv2.dnn``: tiles -> logits (n, 4)."""
+    """The ONNX network read by ``cv2.dnn``: tiles -> logits (n, 4). ``scale``: how
+    much finer than the square networks' its tiles are (:func:`tile_maps`; 1 for
+    all but a network that reads sharper tiles)."""
 
     def __init__(self, data: bytes) -> None:
         try:
             self._net = cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
         except cv2.error as error:
             raise SquareNetError(f"cannot read the square network: {error}") from error
+        self.scale = row_scale(input_width(data))
 
     def logits(self, rows: FloatArray) -> FloatArray:
         self._net.setInput(np.ascontiguousarray(rows, np.float32))

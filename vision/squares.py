@@ -19,6 +19,7 @@ import dataclasses
 import logging
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -34,6 +35,7 @@ from vision.photo_split import split_labels
 from vision.square_net import (
     CLASSES,
     NET_FILE,
+    SquareNetError,
     TileMaps,
     load_net,
     luminance,
@@ -91,11 +93,23 @@ class SquareSampler:
     crop: int  # the crop's side
     lean: LeanTable  # every square's footprint and the silhouettes that cover it
     tiles: TileMaps  # where the square network's tiles are sampled
+    config: VisionConfig  # what it was made with
+    geometry: BoardGeometry
+    finer: dict[int, TileMaps] = dataclasses.field(default_factory=dict)  # made when asked
 
     def cut(self, warped: Image) -> Image:
         """The part of a warp the indices refer to: the board and 2 pixels around it."""
         o, c = self.origin, self.crop
         return warped[o:o + c, o:o + c]
+
+    def tiles_at(self, scale: int) -> TileMaps:
+        """The tiles' maps ``scale`` times as fine (vision.square_net.tile_maps), made
+        once for this pose when first asked for."""
+        if scale == 1:
+            return self.tiles
+        if scale not in self.finer:
+            self.finer[scale] = tile_maps(self.config, self.geometry, scale)
+        return self.finer[scale]
 
 
 def _offsets(radius_px: float) -> tuple[IntArray, IntArray]:
@@ -181,7 +195,7 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
                          np.array(centres, np.float32), np.array(light),
                          _covers(config, np.array(centres), np.array(leans)), origin, crop,
                          lean_table(config, (cam_x, cam_y, cam_h), crop),
-                         tile_maps(config, geometry))
+                         tile_maps(config, geometry), config, geometry)
 
 
 def _covers(config: VisionConfig, centres: FloatArray, leans: FloatArray
@@ -807,21 +821,36 @@ def net_rows(config: VisionConfig, sampler: SquareSampler, warped: Image,
     read as without a reference (the board's own square colours are the
     baseline). ``lab``, if given, is the cut board's Lab (to_lab), already
     measured."""
-    return net_rows_and_light(config, sampler, warped, which, lab)[0]
+    return board_tiles(config, sampler, warped, lab).rows(1, which)
 
 
-def net_rows_and_light(config: VisionConfig, sampler: SquareSampler, warped: Image,
-                       which: IntArray | None = None, lab: FloatArray | None = None
-                       ) -> tuple[FloatArray, FloatArray]:
-    """:func:`net_rows`, and the light squares' model lightness (Lab L) at every
-    square (64,): the light on each part of the board."""
+@dataclasses.dataclass(frozen=True, eq=False)
+class BoardTiles:
+    """What the square networks' tiles are cut from, read as without a reference:
+    the cut board's Lab, each square's empty colour there, and the light squares'
+    model lightness (Lab L) at every square (the light on each part of the board)."""
+
+    sampler: SquareSampler
+    lab: FloatArray  # (side, side, 3)
+    own: FloatArray  # (64, 3)
+    light: FloatArray  # (64,)
+
+    def rows(self, scale: int = 1, which: IntArray | None = None) -> FloatArray:
+        """The input rows of tiles ``scale`` times as fine (1: the square networks')."""
+        return square_inputs(self.sampler.tiles_at(scale), self.lab, self.own, which)
+
+
+def board_tiles(config: VisionConfig, sampler: SquareSampler, warped: Image,
+                lab: FloatArray | None = None) -> BoardTiles:
+    """A warp's :class:`BoardTiles`; ``lab``, if given, is the cut board's Lab
+    (to_lab), already measured."""
     board = sampler.cut(warped)
     _board, lab, (light, dark) = exposed_board(config, sampler, board,
                                                to_lab(board) if lab is None else lab)
     own = np.where(sampler.light[:, None], light, dark).astype(np.float32)
     side = sampler.crop
-    rows = square_inputs(sampler.tiles, lab.reshape(side, side, 3), own, which)
-    return rows, np.asarray(light[:, 0], np.float32)
+    return BoardTiles(sampler, lab.reshape(side, side, 3), own,
+                      np.asarray(light[:, 0], np.float32))
 
 
 def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -836,13 +865,28 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
 
 def logits_of(rows: FloatArray, mirror_average: bool,
-              nets: tuple[str, ...] = (NET_FILE,)) -> FloatArray:
+              nets: tuple[str, ...] = (NET_FILE,),
+              finer: Callable[[int], FloatArray] | None = None) -> FloatArray:
     """The mean logits of input rows over the shipped networks ``nets``; with
-    ``mirror_average``, over each tile and its mirror image too."""
-    views = (rows, mirrored(rows)) if mirror_average else (rows,)
-    total = sum((load_net(name).logits(view) for name in nets for view in views),
-                np.zeros((len(rows), len(CLASSES)), np.float32))
-    return np.asarray(total / (len(nets) * len(views)), np.float32)
+    ``mirror_average``, over each tile and its mirror image too. A network that
+    reads finer tiles (``SquareNet.scale`` above 1) reads ``finer(scale)``, the
+    same squares' rows at that scale."""
+    total = np.zeros((len(rows), len(CLASSES)), np.float32)
+    for name in nets:
+        net = load_net(name)
+        mine = rows if net.scale == 1 else _finer_rows(finer, net.scale, name)
+        views = (mine, mirrored(mine)) if mirror_average else (mine,)
+        for view in views:
+            total += net.logits(view)
+    return np.asarray(total / (len(nets) * (2 if mirror_average else 1)), np.float32)
+
+
+def _finer_rows(finer: Callable[[int], FloatArray] | None, scale: int, name: str
+                ) -> FloatArray:
+    if finer is None:
+        raise SquareNetError(f"the network {name} reads tiles {scale} times as fine, "
+                             "and none were given")
+    return finer(scale)
 
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
@@ -856,8 +900,9 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     ``occupancy`` is the log-odds of a piece against an empty square, less
     that threshold. With ``config.net_mirror_average`` the logits are the
     mean of each tile's and its mirror image's."""
-    rows, light_squares = net_rows_and_light(config, sampler, warped)
-    logits = logits_of(rows, config.net_mirror_average, config.photo_nets)
+    tiles = board_tiles(config, sampler, warped)
+    rows, light_squares = tiles.rows(), tiles.light
+    logits = logits_of(rows, config.net_mirror_average, config.photo_nets, tiles.rows)
     if config.photo_split:
         lightness = tile_lightness(rows)
         if config.split_lightness_relative:

@@ -76,9 +76,8 @@ from vision.square_net import (
     LAB_SCALE,
     TILE_VALUES,
     mirrored,
-    square_inputs,
 )
-from vision.squares import exposed_board, make_sampler, to_lab
+from vision.squares import BoardTiles, board_tiles, make_sampler
 
 LOGGER = logging.getLogger(__name__)
 
@@ -90,14 +89,21 @@ CONV_CHANNELS = (8, 16)  # the convolutional network's (--arch conv, the default
 CONV_HIDDEN = 64
 
 
+# What a part keeps of each picture read from a pose (64 rows): the networks' input
+# rows (board_rows), or anything made from the picture's tiles (vision.train_pretrained:
+# the pretrained blocks' features of finer tiles).
+RowsOf = Callable[[VisionConfig, Image, BoardGeometry], npt.NDArray[Any]]
+
+
+def picture_tiles(config: VisionConfig, image: Image, geometry: BoardGeometry) -> BoardTiles:
+    """What one picture's tiles are cut from, read without a reference."""
+    sampler = make_sampler(config, geometry)
+    return board_tiles(config, sampler, warp(config, image, geometry))
+
+
 def board_rows(config: VisionConfig, image: Image, geometry: BoardGeometry) -> FloatArray:
     """The network's input rows (64, INPUTS) for one picture, read without a reference."""
-    sampler = make_sampler(config, geometry)
-    board = sampler.cut(warp(config, image, geometry))
-    _board, lab, (light, dark) = exposed_board(config, sampler, board, to_lab(board))
-    own = np.where(sampler.light[:, None], light, dark).astype(np.float32)
-    side = sampler.crop
-    return square_inputs(sampler.tiles, lab.reshape(side, side, 3), own)
+    return picture_tiles(config, image, geometry).rows()
 
 
 def grid_labels(grid: list[str] | tuple[str, ...]) -> IntArray:
@@ -111,7 +117,8 @@ def offsets_rng(stream: int, part: str) -> np.random.Generator:
 
 
 def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int,
-                  off_centre: float = 0.0) -> tuple[FloatArray, IntArray]:
+                  off_centre: float = 0.0, read: RowsOf = board_rows
+                  ) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` ordinary and ``leaning`` low-camera scenes, their
     pieces set N(0, ``off_centre``) squares off centre (:func:`vision.synthetic.off_centre`)."""
     rng = np.random.default_rng(stream)
@@ -121,7 +128,7 @@ def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int,
         scene = synthetic.random_scene(rng) if index < scenes else synthetic.leaning_scene(rng)
         scene = synthetic.off_centre(scene, aside, off_centre)
         image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM + index)
-        rows.append(board_rows(config, image, scene.geometry()))
+        rows.append(read(config, image, scene.geometry()))
         labels.append(grid_labels(scene.grid()))
     return np.concatenate(rows), np.concatenate(labels)
 
@@ -137,8 +144,8 @@ CLOSE_RENDER_OFFSET = 6_000_000  # and render from S * RENDER_SEEDS_PER_STREAM +
 OFF_CENTRE_TAG = 3000  # with the stream and the part's name: the off-centre draws' seed
 
 
-def varied_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0
-               ) -> tuple[FloatArray, IntArray]:
+def varied_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
+               read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` varied scenes (:func:`vision.synthetic.varied_scene`:
     wooden boards and sets, lamp light and daylight, more blur, noise and JPEG loss),
     each read from corners moved by 2% of a square (sd), as a real photo's labelled
@@ -146,11 +153,11 @@ def varied_set(config: VisionConfig, scenes: int, stream: int, off_centre: float
     return _moved_scene_set(config, scenes, synthetic.varied_scene,
                             np.random.default_rng(stream + VARIED_STREAM_OFFSET),
                             stream * RENDER_SEEDS_PER_STREAM + VARIED_RENDER_OFFSET,
-                            off_centre, offsets_rng(stream, "varied"))
+                            off_centre, offsets_rng(stream, "varied"), read)
 
 
-def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0
-              ) -> tuple[FloatArray, IntArray]:
+def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
+              read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` close scenes (:func:`vision.synthetic.close_scene`:
     a phone's 4:3 picture from 8 to 12 squares away, pieces of every kind leaning
     far), each read from corners moved by 2% of a square (sd); pieces set off centre
@@ -158,14 +165,14 @@ def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float 
     return _moved_scene_set(config, scenes, synthetic.close_scene,
                             np.random.default_rng(stream + CLOSE_STREAM_OFFSET),
                             stream * RENDER_SEEDS_PER_STREAM + CLOSE_RENDER_OFFSET,
-                            off_centre, offsets_rng(stream, "close"))
+                            off_centre, offsets_rng(stream, "close"), read)
 
 
 def _moved_scene_set(config: VisionConfig, scenes: int,
                      make: Callable[[np.random.Generator], synthetic.Scene],
                      rng: np.random.Generator, first_render: int,
-                     off_centre: float, aside: np.random.Generator
-                     ) -> tuple[FloatArray, IntArray]:
+                     off_centre: float, aside: np.random.Generator,
+                     read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` scenes drawn by ``make`` from ``rng``, their
     pieces set N(0, ``off_centre``) squares off centre by draws from ``aside``,
     rendered with seeds from ``first_render`` on, each read from corners moved by 2%
@@ -174,7 +181,7 @@ def _moved_scene_set(config: VisionConfig, scenes: int,
     for index in range(scenes):
         scene = synthetic.off_centre(make(rng), aside, off_centre)
         image = synthetic.render(scene, first_render + index)
-        rows.append(board_rows(config, image, moved_corners(scene.geometry(), rng)))
+        rows.append(read(config, image, moved_corners(scene.geometry(), rng)))
         labels.append(grid_labels(scene.grid()))
     if not rows:
         return np.zeros((0, INPUTS), np.float32), np.zeros(0, np.int64)
@@ -192,32 +199,34 @@ def moved_corners(geometry: BoardGeometry, rng: np.random.Generator,
                          geometry.image_size)
 
 
-def photo_set(config: VisionConfig, draws: int, seed: int) -> tuple[FloatArray, IntArray]:
+def photo_set(config: VisionConfig, draws: int, seed: int, read: RowsOf = board_rows
+              ) -> tuple[FloatArray, IntArray]:
     """Rows and labels of the real sample photos, each ``draws`` times with
     its corners moved by 2% of a square (sd)."""
-    return _photo_rows(config, load_photos(), draws, np.random.default_rng(seed))
+    return _photo_rows(config, load_photos(), draws, np.random.default_rng(seed), read)
 
 
 def _photo_rows(config: VisionConfig, photos: Iterable[Any], draws: int,
-                rng: np.random.Generator) -> tuple[FloatArray, IntArray]:
+                rng: np.random.Generator, read: RowsOf = board_rows
+                ) -> tuple[FloatArray, IntArray]:
     """Rows and labels of labelled photos (``path``, ``geometry``, ``grid``), each
     ``draws`` times: as labelled, then with its corners moved by 2% of a square (sd)."""
     rows, labels = [], []
     for photo in photos:
-        read = cv2.imread(str(photo.path))
-        if read is None:
+        picture = cv2.imread(str(photo.path))
+        if picture is None:
             raise FrameUnreadable(f"cannot read the picture {photo.path}")
-        image = np.asarray(read, np.uint8)
+        image = np.asarray(picture, np.uint8)
         height, width = image.shape[:2]
         labelled = BoardGeometry(photo.geometry.corners, (width, height))
         for draw in range(draws):
             geometry = moved_corners(labelled, rng) if draw else labelled
-            rows.append(board_rows(config, image, geometry))
+            rows.append(read(config, image, geometry))
             labels.append(grid_labels(photo.grid))
     return np.concatenate(rows), np.concatenate(labels)
 
 
-def real_dev_set(config: VisionConfig, draws: int, seed: int
+def real_dev_set(config: VisionConfig, draws: int, seed: int, read: RowsOf = board_rows
                  ) -> tuple[FloatArray, IntArray, npt.NDArray[np.str_]]:
     """Rows, labels and board names (per row) of the development part of the real
     photos (``tests/vision/data/real_boards``, every photo ``labels.json`` puts in
@@ -229,20 +238,20 @@ def real_dev_set(config: VisionConfig, draws: int, seed: int
     for photo in photos:
         if photo.split != "dev":
             raise ValueError(f"{photo.path.name} is not a development photo")
-    rows, labels = _photo_rows(config, photos, draws, np.random.default_rng(seed + 1))
+    rows, labels = _photo_rows(config, photos, draws, np.random.default_rng(seed + 1), read)
     boards = np.repeat(np.array([photo.board for photo in photos]), draws * 64)
     return rows, labels, boards
 
 
-def rendered_set(config: VisionConfig, directory: Path, draws: int, seed: int
-                 ) -> tuple[FloatArray, IntArray]:
+def rendered_set(config: VisionConfig, directory: Path, draws: int, seed: int,
+                 read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
     """Rows and labels of the pictures rendered into ``directory`` by
     :mod:`vision.render_blender` (its ``labels.json``, the samples' format), each
     ``draws`` times, corners moved by 2% of a square from the second on."""
     photos = load_photos(directory)
     if not photos:
         raise ValueError(f"{directory / 'labels.json'} lists no picture")
-    return _photo_rows(config, photos, draws, np.random.default_rng(seed + 2))
+    return _photo_rows(config, photos, draws, np.random.default_rng(seed + 2), read)
 
 
 def labels_key(labels: Path) -> str:
@@ -397,37 +406,41 @@ def _cached(cache: Path | None, key: str, make: Any) -> Part:
     return part
 
 
-def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]:
+def training_parts(config: VisionConfig, args: argparse.Namespace,
+                   read: RowsOf = board_rows, kept: str = "") -> list[Part]:
     """Every part of the training tiles with its weight: ordinary and leaning scenes,
-    varied scenes, the sample photos, the real development photos."""
+    varied scenes, the sample photos, the real development photos. ``read``: what
+    each part keeps of a picture (its rows, by default), cached under names ending
+    ``kept`` (another ``read``, another name)."""
 
     def scenes() -> Part:
         rows, labels = synthetic_set(config, args.scenes, args.stream, args.leaning,
-                                     args.off_centre)
+                                     args.off_centre, read=read)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
     def varied() -> Part:
-        rows, labels = varied_set(config, args.varied, args.stream, args.off_centre)
+        rows, labels = varied_set(config, args.varied, args.stream, args.off_centre, read=read)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
     def close() -> Part:
-        rows, labels = close_set(config, args.close, args.stream, args.off_centre)
+        rows, labels = close_set(config, args.close, args.stream, args.off_centre, read=read)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
     def samples() -> Part:
-        rows, labels = photo_set(config, args.photo_draws, args.seed)
+        rows, labels = photo_set(config, args.photo_draws, args.seed, read=read)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "samples")}
 
     def real() -> Part:
-        rows, labels, boards = real_dev_set(config, args.real_draws, args.seed)
+        rows, labels, boards = real_dev_set(config, args.real_draws, args.seed, read=read)
         return {"rows": rows, "labels": labels, "board": boards}
 
     def rendered() -> Part:
-        rows, labels = rendered_set(config, args.rendered, args.rendered_draws, args.seed)
+        rows, labels = rendered_set(config, args.rendered, args.rendered_draws, args.seed,
+                                    read=read)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
     cache = args.cache
-    aside = f"-off{args.off_centre:g}" if args.off_centre > 0 else ""
+    aside = (f"-off{args.off_centre:g}" if args.off_centre > 0 else "") + kept
     parts = [
         _cached(cache, f"scenes-{args.stream}-{args.scenes}-{args.leaning}{aside}", scenes)
         | {"weight": 1.0},
@@ -435,16 +448,17 @@ def training_parts(config: VisionConfig, args: argparse.Namespace) -> list[Part]
         | {"weight": args.varied_weight},
         _cached(cache, f"close-{args.stream}-{args.close}{aside}", close)
         | {"weight": 1.0},
-        _cached(cache, f"samples{PHOTO_TILES_VERSION}-{args.photo_draws}-{args.seed}", samples)
+        _cached(cache, f"samples{PHOTO_TILES_VERSION}-{args.photo_draws}-{args.seed}{kept}",
+                samples)
         | {"weight": args.photo_weight},
         _cached(cache, f"real-dev{PHOTO_TILES_VERSION}-{args.real_draws}-{args.seed}-"
-                f"{real_dev_key()}", real)
+                f"{real_dev_key()}{kept}", real)
         | {"weight": args.photo_weight},
     ]
     if args.rendered is not None:
         labels = args.rendered / "labels.json"
         parts.append(_cached(cache, f"rendered{PHOTO_TILES_VERSION}-{args.rendered_draws}-"
-                             f"{args.seed}-{labels_key(labels)}", rendered)
+                             f"{args.seed}-{labels_key(labels)}{kept}", rendered)
                      | {"weight": args.rendered_weight})
     return [part for part in parts if len(part["rows"])]
 

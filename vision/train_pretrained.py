@@ -38,10 +38,17 @@ import numpy.typing as npt
 
 from vision import pretrained
 from vision.config import VisionConfig
+from vision.geometry import BoardGeometry, Image
 from vision.net_fitting import adam_step
 from vision.square_net import CLASSES, piece_log_odds
 from vision.squares import logits_of
-from vision.train_occupancy import Part, forward, tile_weights, training_parts
+from vision.train_occupancy import (
+    Part,
+    forward,
+    picture_tiles,
+    tile_weights,
+    training_parts,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -189,6 +196,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the classifier's logits as fitted (by default they are "
                              "divided by how many times larger they are than the shipped "
                              "photo networks' on the training tiles)")
+    parser.add_argument("--scale", type=int, default=1,
+                        help="sample the tiles this many times as finely as the square "
+                             "networks' (12 pixels a square)")
+    parser.add_argument("--enlarge", type=int, default=None,
+                        help="enlarge each tile this many times before the blocks "
+                             f"(default {pretrained.ENLARGE} for --scale 1, else 1)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="a folder for the tiles and their features (shared with "
                              "python -m vision.train_occupancy's tiles)")
@@ -210,9 +223,27 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     start = time.perf_counter()
     args.close, args.off_centre, args.varied_weight, args.rendered_weight = 0, 0.0, 1.0, 1.0
+    enlarge = args.enlarge or (pretrained.ENLARGE if args.scale == 1 else 1)
+    sampling = pretrained.Sampling(args.scale, enlarge)
     parts = training_parts(VisionConfig(), args)
-    net = cv2.dnn.readNetFromONNX(np.frombuffer(pretrained.feature_model(state), np.uint8))
-    features = np.concatenate([part_features(net, part, args.cache) for part in parts])
+    net = cv2.dnn.readNetFromONNX(np.frombuffer(
+        pretrained.feature_model(state, sampling=sampling), np.uint8))
+    if sampling == pretrained.Sampling():
+        features = np.concatenate([part_features(net, part, args.cache) for part in parts])
+    else:
+        # Finer tiles are too large to keep (a part of 70,000 at scale 4 would take 7
+        # GB): each picture's are turned into features as soon as they are cut.
+        def finer(config: VisionConfig, image: Image, geometry: BoardGeometry
+                  ) -> npt.NDArray[np.float16]:
+            return features_of(net, picture_tiles(config, image, geometry).rows(args.scale))
+
+        kept = f"-features{FEATURE_VERSION}s{sampling.scale}e{sampling.enlarge}"
+        finer_parts = training_parts(VisionConfig(), args, finer, kept)
+        # popped, so that each part's features are freed once joined
+        features = np.concatenate([part.pop("rows") for part in finer_parts])
+        for ours, theirs in zip(finer_parts, parts, strict=True):
+            if not np.array_equal(ours["labels"], theirs["labels"]):
+                raise ValueError("the finer tiles' parts are not the tiles' parts")
     labels = np.concatenate([part["labels"] for part in parts])
     boards = np.concatenate([part["board"] for part in parts])
     weights = tile_weights(parts, 1.0)
@@ -243,10 +274,10 @@ def main(argv: list[str] | None = None) -> int:
                     int((got[first] != truth[first]).sum()), int(first.sum()),
                     int((got != truth).sum()), len(truth))
         if args.keep is not None:
-            args.keep.write_bytes(pretrained.square_model(state, layers))
+            args.keep.write_bytes(pretrained.square_model(state, layers, sampling=sampling))
             LOGGER.info("wrote %s", args.keep)
         return 0
-    args.out.write_bytes(pretrained.square_model(state, layers))
+    args.out.write_bytes(pretrained.square_model(state, layers, sampling=sampling))
     LOGGER.info("wrote %s (%d bytes)", args.out, args.out.stat().st_size)
     return 0
 

@@ -149,12 +149,18 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
     from vision.square_net import INPUTS
 
     class Fixed:
+        scale = 1
+
         def logits(self, rows: np.ndarray) -> np.ndarray:
             return logits
 
-    monkeypatch.setattr(squares, "net_rows_and_light",
-                        lambda *args, **kwargs: (np.zeros((64, INPUTS), np.float32),
-                                                 np.full(64, 80.0, np.float32)))
+    class Tiles:
+        light = np.full(64, 80.0, np.float32)
+
+        def rows(self, scale: int = 1, which: None = None) -> np.ndarray:
+            return np.zeros((64, INPUTS), np.float32)
+
+    monkeypatch.setattr(squares, "board_tiles", lambda *args, **kwargs: Tiles())
     monkeypatch.setattr(squares, "load_net", lambda *args: Fixed())
     plain = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=False), None, None)
     split = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=True), None, None)
@@ -177,6 +183,8 @@ def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
 
     class LeftHalf:
         """A stand-in network whose logits see only the left half of each tile."""
+
+        scale = 1
 
         def logits(self, rows: np.ndarray) -> np.ndarray:
             seen.append(rows)

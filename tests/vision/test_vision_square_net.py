@@ -398,6 +398,8 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
     from vision.square_net import TILE_W, mirrored
 
     class Scaled:
+        scale = 1
+
         def __init__(self, factor: float) -> None:
             self.factor = factor
 
