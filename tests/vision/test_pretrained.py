@@ -11,7 +11,7 @@ import pytest
 
 from vision import pretrained
 from vision.net_fitting import model_bytes
-from vision.square_net import INPUTS, LAB_SCALE, TILE_H, TILE_VALUES, TILE_W
+from vision.square_net import LAB_SCALE, tile_shape
 
 DATA = Path(__file__).parent / "data" / "imagenet"
 
@@ -44,44 +44,55 @@ def test_the_rebuilt_network_names_photos_it_was_never_shown(
     assert prob[sorted(classes)].sum() > 0.5
 
 
-def _rows(seed: int, count: int) -> np.ndarray:
-    """Input rows of tiles with varied Lab colours (pieces and squares)."""
+def _rows(seed: int, count: int, scale: int = 1) -> np.ndarray:
+    """Input rows of tiles (``scale`` times as fine) with varied Lab colours."""
     rng = np.random.default_rng(seed)
+    high, wide = tile_shape(scale)
     own = np.column_stack([rng.uniform(20, 90, count), rng.uniform(-20, 30, count),
                            rng.uniform(-10, 40, count)]).astype(np.float32)
-    lab = np.repeat(own[:, None, None, :], TILE_H, axis=1).repeat(TILE_W, axis=2)
+    lab = np.repeat(own[:, None, None, :], high, axis=1).repeat(wide, axis=2)
     lab = lab + rng.normal(0, 8, lab.shape).astype(np.float32)
-    lab[:, 8:24, 5:13, 0] = rng.uniform(5, 98, (count, 1, 1))  # a piece, dark or light
+    lab[:, 8 * scale:24 * scale, 5 * scale:13 * scale, 0] = rng.uniform(
+        5, 98, (count, 1, 1))  # a piece, dark or light
     lab[..., 0] = np.clip(lab[..., 0], 0, 100)
     tiles = (lab - own[:, None, None, :]) / LAB_SCALE
     return np.concatenate([tiles.reshape(count, -1), own / 100.0], axis=1).astype(np.float32)
 
 
-def test_the_network_sees_the_tile_as_opencv_turns_it_back_into_rgb() -> None:
-    rows = _rows(3, 40)
-    assert rows.shape[1] == INPUTS
+@pytest.mark.parametrize("sampling", [pretrained.Sampling(), pretrained.Sampling(3, 1),
+                                      pretrained.Sampling(2, 2)])
+def test_the_network_sees_the_tile_as_opencv_turns_it_back_into_rgb(
+        sampling: pretrained.Sampling) -> None:
+    rows = _rows(3, 20, sampling.scale)
+    assert rows.shape[1] == sampling.inputs
+    high, wide = tile_shape(sampling.scale)
     graph = pretrained.GraphBuilder()
-    picture = pretrained.rgb_picture(graph, "tiles")
+    picture = pretrained.rgb_picture(graph, "tiles", sampling.scale, sampling.enlarge)
     model = model_bytes(graph.nodes, graph.initializers, "picture",
-                        result=(picture, ["n", 3, TILE_H * 4, TILE_W * 4]))
+                        source=("tiles", ["n", sampling.inputs]),
+                        result=(picture, ["n", 3, *sampling.picture]))
     net = _net(model)
     net.setInput(rows)
     got = net.forward()
-    lab = (rows[:, :TILE_VALUES].reshape(-1, TILE_H, TILE_W, 3) * LAB_SCALE
-           + rows[:, None, None, TILE_VALUES:] * 100.0)
+    assert got.shape == (20, 3, *sampling.picture)
+    values = high * wide * 3
+    lab = (rows[:, :values].reshape(-1, high, wide, 3) * LAB_SCALE
+           + rows[:, None, None, values:] * 100.0)
     for index, tile in enumerate(lab):
         rgb = np.clip(cv2.cvtColor(tile.astype(np.float32), cv2.COLOR_Lab2RGB), 0, 1)
-        big = cv2.resize(rgb, (TILE_W * 4, TILE_H * 4), interpolation=cv2.INTER_LINEAR)
+        big = cv2.resize(rgb, sampling.picture[::-1], interpolation=cv2.INTER_LINEAR)
         want = ((big * 255 - 127) / 128).transpose(2, 0, 1)
         assert np.abs(got[index] - want).max() < 0.01, index
 
 
-def test_the_shipped_third_network_takes_the_square_networks_rows() -> None:
+def test_the_shipped_third_network_takes_tiles_four_times_as_fine() -> None:
     from vision.config import VisionConfig
     from vision.square_net import load_net
 
     assert "occupancy_photo_imagenet.onnx" in VisionConfig().photo_nets
-    logits = load_net("occupancy_photo_imagenet.onnx").logits(_rows(5, 7))
+    net = load_net("occupancy_photo_imagenet.onnx")
+    assert net.scale == 4
+    logits = net.logits(_rows(5, 7, 4))
     assert logits.shape == (7, 4) and np.isfinite(logits).all()
 
 

@@ -213,23 +213,24 @@ def test_the_preview_draws_the_board_and_the_hint() -> None:
 
 
 def test_classify_names_the_squares_it_is_unsure_of(capsys) -> None:  # type: ignore[no-untyped-def]
-    # A photo of the folding wooden board: the empty g5 is read as a black piece,
-    # only just; the reading lists it for a person to look at, among a few more at
-    # most. (A held-out walnut photo was the example until the thirteenth session's
-    # photo networks found its d5 pawn, though black.)
+    # A photo of the roll-up mat: the empty c1 is read as a white piece, only just;
+    # the reading lists it for a person to look at, among a few more at most. (A
+    # held-out walnut photo was the example until the thirteenth session's photo
+    # networks found its d5 pawn, though black; then folding_07's g5, until the
+    # twenty-second session's sharper third network read it black, sure of itself.)
     from vision.real_boards import load_real_boards
 
-    photo = next(p for p in load_real_boards(split="dev") if p.path.name == "folding_07.jpg")
-    assert photo.grid[3][6] == "."
+    photo = next(p for p in load_real_boards(split="dev") if p.path.name == "mat_44.jpg")
+    assert photo.grid[7][2] == "."
     args = ["vision", "classify", str(photo.path), "--corners", corners_arg(photo)]
     assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["grid"][3][6] == "b"
-    assert "g5" in data["unsure"]
+    assert data["grid"][7][2] == "w"
+    assert "c1" in data["unsure"]
     assert len(data["unsure"]) <= 8
     assert main(args) == 0
     err = capsys.readouterr().err
-    assert "unsure of" in err and "g5" in err and "look at those squares" in err
+    assert "unsure of" in err and "c1" in err and "look at those squares" in err
 
 
 def test_classify_says_a_reading_unsure_of_many_squares_may_be_misplaced(
