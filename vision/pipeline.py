@@ -136,6 +136,9 @@ class BoardPipeline:
         if light is not None:
             self._set_light(light)
         self.moved = False  # the board's view at rest shifted: the camera was nudged
+        # Without a reference, the reading of the board at rest, kept until something
+        # moves (see process).
+        self._kept: SquareReading | None = None
 
     def process(self, frame: Image, timestamp: float) -> FrameReading:
         config, hook = self.config, self.hook
@@ -165,8 +168,10 @@ class BoardPipeline:
             self.reference = prepare_reference(config, self.sampler, warped)
             self.reference_warp = warped
             self.empty_start = False
-        reading = None
-        if disturbance.still:
+        if not disturbance.still or self.reference is not None:
+            self._kept = None
+        reading = self._kept
+        if disturbance.still and reading is None:
             reading = self._held(run_stage(hook, "squares", read_squares, config, self.sampler,
                                            self._relit(warped), self.reference))
         if came_to_rest and reading is not None and self._came_to_rest(warped, reading):
@@ -174,6 +179,12 @@ class BoardPipeline:
                                            self._relit(warped), self.reference))
             if self.rest is not None:
                 self.rest = dataclasses.replace(self.rest, labels="".join(reading.grid))
+        if came_to_rest and self.reference is None:
+            # Without a reference the photo networks read a frame in about half a
+            # second. The frames up to rest were each read (the settler's check for
+            # flickering squares sees them all); from then on nothing on the board
+            # changes without something moving, so the reading at rest is kept.
+            self._kept = reading
         return FrameReading(timestamp, reading, disturbance, alignment, aligned)
 
     def _held(self, reading: SquareReading) -> SquareReading:

@@ -166,3 +166,43 @@ def test_a_square_flickering_near_the_threshold_lets_the_board_settle_as_unsure(
                                        3.0, True)) for i in range(6)]
     assert sum(s is not None for s in before) == 1
     assert [s.mask for s in after if s is not None] == [chess.BB_E4 | chess.BB_C4]
+
+
+def test_without_a_reference_a_board_at_rest_is_read_once_until_something_moves(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Without a reference (a board watched with its pieces on) a frame's reading takes
+    the photo networks about half a second: every still frame is read until the board
+    comes to rest (the settler sees them all), then that reading is kept until
+    something moves. With a reference every still frame is read."""
+    from vision import pipeline as pipeline_module
+    from vision.pipeline import BoardPipeline
+
+    scene = synthetic.random_scene(np.random.default_rng(21), fraction=0.3)
+    lifted = sorted(scene.pieces)[0]
+    after = scene.with_pieces({s: p for s, p in scene.pieces.items() if s != lifted})
+    reads: list[int] = []
+    real = pipeline_module.read_squares
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        reads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline_module, "read_squares", counted)
+    frames = ([synthetic.render(scene, i) for i in range(10)]
+              + [np.zeros_like(synthetic.render(scene, 10))]  # something in the way
+              + [synthetic.render(after, 20 + i) for i in range(10)])
+    still = BoardPipeline(CONFIG, scene.geometry())
+    readings = [still.process(frame, i / 10).reading for i, frame in enumerate(frames)]
+    assert len(reads) == 2 * CONFIG.settle_frames
+    first, last = readings[9], readings[-1]
+    assert first is not None and last is not None
+    assert all(r is first for r in readings[CONFIG.settle_frames - 1:10])
+    assert "".join(first.grid) == "".join(scene.grid())
+    assert "".join(last.grid) == "".join(after.grid())  # read again after the change
+
+    reads.clear()
+    empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 99), scene.geometry())
+    watched = BoardPipeline(CONFIG, scene.geometry(), reference=empty)
+    for i, frame in enumerate(frames[:10]):
+        watched.process(frame, i / 10)
+    assert len(reads) == 10
