@@ -815,15 +815,6 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     return SquareReading(grid, tuple(float(v) for v in logit))
 
 
-def net_rows(config: VisionConfig, sampler: SquareSampler, warped: Image,
-             which: IntArray | None = None, lab: FloatArray | None = None) -> FloatArray:
-    """The square network's input rows (vision.square_net.square_inputs) of a warp,
-    read as without a reference (the board's own square colours are the
-    baseline). ``lab``, if given, is the cut board's Lab (to_lab), already
-    measured."""
-    return board_tiles(config, sampler, warped, lab).rows(1, which)
-
-
 @dataclasses.dataclass(frozen=True, eq=False)
 class BoardTiles:
     """What the square networks' tiles are cut from, read as without a reference:
@@ -851,6 +842,15 @@ def board_tiles(config: VisionConfig, sampler: SquareSampler, warped: Image,
     side = sampler.crop
     return BoardTiles(sampler, lab.reshape(side, side, 3), own,
                       np.asarray(light[:, 0], np.float32))
+
+
+def net_rows(config: VisionConfig, sampler: SquareSampler, warped: Image,
+             which: IntArray | None = None, lab: FloatArray | None = None) -> FloatArray:
+    """The square network's input rows (vision.square_net.square_inputs) of a warp,
+    read as without a reference (the board's own square colours are the
+    baseline). ``lab``, if given, is the cut board's Lab (to_lab), already
+    measured."""
+    return board_tiles(config, sampler, warped, lab).rows(1, which)
 
 
 def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -883,6 +883,7 @@ def logits_of(rows: FloatArray, mirror_average: bool,
 
 def _finer_rows(finer: Callable[[int], FloatArray] | None, scale: int, name: str
                 ) -> FloatArray:
+    """The rows of tiles ``scale`` times as fine that the network ``name`` reads."""
     if finer is None:
         raise SquareNetError(f"the network {name} reads tiles {scale} times as fine, "
                              "and none were given")
