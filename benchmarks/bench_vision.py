@@ -14,6 +14,9 @@ models' sizes and thresholds were chosen; any other seed is a held-out check).
 labelled corners, then N times each with every corner moved at random by 1%
 and by 2% of a square (a pixel or so; fixed seed), and prints the squares
 read wrong: how much a reading depends on where exactly the corners are.
+``--pieces-on N`` times N still frames of a board watched without a reference (its
+pieces on: ``vision watch --pieces-on``): the pipeline, which keeps its reading once the
+board has come to rest, against reading every still frame, as it did before.
 """
 
 from __future__ import annotations
@@ -61,6 +64,29 @@ def frame_times(frames: int, seed: int = 7) -> tuple[list[float], list[float], S
         baseline.process(image, index / 30)
         slow.append(time.perf_counter() - start)
     return fast, slow, hook
+
+
+def pieces_on_times(frames: int, seed: int = 21) -> tuple[list[float], list[float]]:
+    """Per-frame seconds over ``frames`` still frames of a board with its pieces on, no
+    reference: the pipeline (from the frame after the board came to rest on), and the
+    peer that reads every still frame's squares (the pipeline as it was)."""
+    config = VisionConfig()
+    scene = synthetic.random_scene(np.random.default_rng(seed), fraction=0.4)
+    images = [synthetic.render(scene, i) for i in range(4)]
+    geometry = scene.geometry()
+    pipeline = BoardPipeline(config, geometry)
+    sampler = make_sampler(config, geometry)
+    kept, every = [], []
+    for index in range(frames + config.settle_frames):
+        image = images[index % len(images)]
+        start = time.perf_counter()
+        pipeline.process(image, index / 30)
+        if index >= config.settle_frames:
+            kept.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            read_squares(config, sampler, warp(config, image, geometry), None)
+            every.append(time.perf_counter() - start)
+    return kept, every
 
 
 RENDER_SEEDS_PER_SET = 10_000_000  # render seeds of set S start at S times this
@@ -128,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="scene set for the accuracy run (default 0, the documented one)")
     parser.add_argument("--photos", type=int, default=0,
                         help="draws of moved corners per real photo (default 0: skip)")
+    parser.add_argument("--pieces-on", type=int, default=0, metavar="N",
+                        help="still frames to time without a reference (default 0: skip)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)  # one core
     if args.frames:
@@ -139,6 +167,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  ratio baseline / reader: {slow_ms / fast_ms:.1f}x")
         stages = ", ".join(f"{name} {sec * 1e3:.2f}" for name, sec in hook.medians().items())
         print(f"  reader stages (median ms): {stages}")
+    if args.pieces_on:
+        kept, every = pieces_on_times(args.pieces_on)
+        kept_ms, every_ms = statistics.median(kept) * 1e3, statistics.median(every) * 1e3
+        print(f"still frames without a reference (pieces on), one core, {args.pieces_on}:")
+        print(f"  reading kept at rest (this reader): median {kept_ms:.2f} ms")
+        print(f"  every still frame read (peer): median {every_ms:.2f} ms")
+        print(f"  ratio peer / reader: {every_ms / kept_ms:.1f}x")
     if args.images:
         start = time.perf_counter()
         for mode, (wrong, total) in error_rates(args.images, args.seed).items():
