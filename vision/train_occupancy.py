@@ -406,6 +406,27 @@ def _cached(cache: Path | None, key: str, make: Any) -> Part:
     return part
 
 
+def add_part_arguments(parser: argparse.ArgumentParser, *, rendered_draws: int) -> None:
+    """The options :func:`training_parts` reads (but the weights of the varied scenes
+    and rendered pictures, the close scenes and the pieces set off centre, which only
+    ``python -m vision.train_occupancy`` offers)."""
+    parser.add_argument("--scenes", type=int, default=800, help="ordinary synthetic scenes")
+    parser.add_argument("--leaning", type=int, default=300, help="low-camera leaning scenes")
+    parser.add_argument("--varied", type=int, default=800,
+                        help="varied scenes (wooden boards and sets, lamp light, daylight)")
+    parser.add_argument("--stream", type=int, default=77, help="synthetic scene stream")
+    parser.add_argument("--photo-draws", type=int, default=6, help="reads of each sample photo")
+    parser.add_argument("--photo-weight", type=float, default=3.0,
+                        help="the weight of each tile of a real photo (samples and development)")
+    parser.add_argument("--real-draws", type=int, default=4,
+                        help="reads of each real development photo (real_boards, split dev)")
+    parser.add_argument("--rendered", type=Path, default=None, metavar="DIR",
+                        help="also train on the pictures rendered into DIR by "
+                             "python -m vision.render_blender (its labels.json)")
+    parser.add_argument("--rendered-draws", type=int, default=rendered_draws,
+                        help="reads of each rendered picture")
+
+
 def training_parts(config: VisionConfig, args: argparse.Namespace,
                    read: RowsOf = board_rows, kept: str = "") -> list[Part]:
     """Every part of the training tiles with its weight: ordinary and leaning scenes,
@@ -476,10 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path("vision/occupancy_photo.onnx"))
-    parser.add_argument("--scenes", type=int, default=800, help="ordinary synthetic scenes")
-    parser.add_argument("--leaning", type=int, default=300, help="low-camera leaning scenes")
-    parser.add_argument("--varied", type=int, default=800,
-                        help="varied scenes (wooden boards and sets, lamp light, daylight)")
+    add_part_arguments(parser, rendered_draws=1)
     parser.add_argument("--varied-weight", type=float, default=1.0)
     parser.add_argument("--close", type=int, default=0,
                         help="close scenes: a phone 8 to 12 squares from the board")
@@ -487,20 +505,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="set every piece of the synthetic scenes N(0, SPREAD) squares "
                              "off its square's centre along each axis (clipped to 2.5 "
                              "spreads), as players set pieces down (default 0: centred)")
-    parser.add_argument("--photo-draws", type=int, default=6, help="reads of each real photo")
-    parser.add_argument("--photo-weight", type=float, default=3.0)
-    parser.add_argument("--real-draws", type=int, default=4,
-                        help="reads of each real development photo (real_boards, split dev)")
-    parser.add_argument("--rendered", type=Path, default=None, metavar="DIR",
-                        help="also train on the pictures rendered into DIR by "
-                             "python -m vision.render_blender (its labels.json)")
-    parser.add_argument("--rendered-draws", type=int, default=1,
-                        help="reads of each rendered picture")
     parser.add_argument("--rendered-weight", type=float, default=1.0)
     parser.add_argument("--blue-weight", type=float, default=1.0,
                         help="each blue piece's tile counts this many times (blue pieces "
                              "are only in the synthetic scenes, and outnumbered by black)")
-    parser.add_argument("--stream", type=int, default=77, help="synthetic scene stream")
     parser.add_argument("--seed", type=int, default=0, help="initial weights and shuffling")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--decay", type=float, default=1e-4, help="weight decay")

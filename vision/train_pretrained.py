@@ -48,6 +48,7 @@ from vision.square_net import CLASSES, piece_log_odds
 from vision.squares import logits_of
 from vision.train_occupancy import (
     Part,
+    add_part_arguments,
     forward,
     picture_tiles,
     tile_weights,
@@ -176,21 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path,
                         default=Path("vision") / NET_FILE)
-    parser.add_argument("--rendered", type=Path, default=None, metavar="DIR",
-                        help="also train on the pictures rendered into DIR by "
-                             "python -m vision.render_blender (its labels.json)")
-    parser.add_argument("--scenes", type=int, default=800, help="ordinary synthetic scenes")
-    parser.add_argument("--leaning", type=int, default=300, help="low-camera leaning scenes")
-    parser.add_argument("--varied", type=int, default=800,
-                        help="varied scenes (wooden boards and sets, lamp light, daylight)")
-    parser.add_argument("--stream", type=int, default=77, help="synthetic scene stream")
-    parser.add_argument("--photo-draws", type=int, default=6, help="reads of each sample photo")
-    parser.add_argument("--photo-weight", type=float, default=3.0,
-                        help="the weight of each tile of a real photo (samples and development)")
-    parser.add_argument("--real-draws", type=int, default=4,
-                        help="reads of each real development photo (real_boards, split dev)")
-    parser.add_argument("--rendered-draws", type=int, default=2,
-                        help="reads of each rendered picture")
+    add_part_arguments(parser, rendered_draws=2)
     parser.add_argument("--seed", type=int, default=0,
                         help="the corners' draws, initial weights and shuffling")
     parser.add_argument("--hidden", type=int, default=128)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.geometry import warp
+from vision.geometry import BoardGeometry, warp
 from vision.square_net import (
     INPUTS,
     TILE_H,
@@ -29,7 +29,7 @@ from vision.synthetic import random_scene, render
 CONFIG = VisionConfig()
 
 
-def _geometry(seed: int = 5):  # type: ignore[no-untyped-def]
+def _geometry(seed: int = 5) -> BoardGeometry:
     return random_scene(np.random.default_rng(seed)).geometry()
 
 
