@@ -63,6 +63,14 @@ NET_SYNTHETIC_WRONG = 6
 # part and synthetic streams (docs/camera.md); the held-out count only guards them.
 NET_DEV_WRONG = 7
 NET_HELD_OUT_WRONG = 69
+# Development boards added after the shipped photo networks were fitted, so in no fit
+# yet (twenty-third session: two wooden boards from overhead video frames; their first
+# reading, by networks that never saw them, 120 and 27 of 2,560 wrong: the greywood
+# board's white pieces read black in its bluish frames, docs/camera-development.md,
+# "Two boards never seen, read once"). Read apart from the dev bound, which is for the
+# photos the networks learned from; emptied when the networks are next fitted.
+NOT_FITTED_BOARDS = {"greywood", "amber"}
+NET_NOT_FITTED_WRONG = 147
 # The mat photos taken from the tripod of its empty photo (mat_65), read against it
 # as a game's camera reads (the fused reader): 2 of 2,688 wrong (dev) and none of
 # 1,408 (held out, read once), where the hand-made features read 117 and 64
@@ -136,7 +144,8 @@ def test_the_network_reads_held_out_synthetic_scenes() -> None:
 @pytest.mark.parametrize(("split", "bound"), [("dev", NET_DEV_WRONG),
                                               ("held_out", NET_HELD_OUT_WRONG)])
 def test_the_real_board_photos_are_read_as_measured(split: str, bound: int) -> None:
-    photos = load_real_boards(split=split)
+    photos = [photo for photo in load_real_boards(split=split)
+              if photo.board not in NOT_FITTED_BOARDS]
     errors = {(photo.path.name, error) for photo in photos
               for error in wrong_squares(photo.grid, read_board(CONFIG, photo))}
     assert len(photos) >= 60
@@ -146,6 +155,14 @@ def test_the_real_board_photos_are_read_as_measured(split: str, bound: int) -> N
         assert errors == listed, (f"docs/camera-real-errors.md is out of date: not listed "
                                   f"{sorted(errors - listed)[:5]}, no longer wrong "
                                   f"{sorted(listed - errors)[:5]}")
+
+
+def test_the_boards_no_network_was_fitted_on_are_read_as_measured() -> None:
+    photos = [photo for photo in load_real_boards(split="dev")
+              if photo.board in NOT_FITTED_BOARDS]
+    assert {photo.board for photo in photos} == NOT_FITTED_BOARDS
+    wrong = sum(len(wrong_squares(photo.grid, read_board(CONFIG, photo))) for photo in photos)
+    assert wrong <= NET_NOT_FITTED_WRONG, f"{wrong} of {64 * len(photos)} squares wrong"
 
 
 @pytest.mark.parametrize(("split", "bound"), [("dev", FUSED_DEV_WRONG),
