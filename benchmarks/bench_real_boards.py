@@ -14,7 +14,9 @@ without the reference.
 A photo read without a reference also lists the squares it is unsure of
 (``VisionConfig.photo_unsure_margin``), as ``classify`` does: a wrong square among
 them is marked ``(listed unsure)``, and each part's line says how many squares
-were listed and how many of the squares read empty or occupied wrongly they hold.
+were listed and how many of the squares read empty or occupied wrongly they hold;
+and how many photos say their colours are unsure (``SquareReading.colours_unsure``,
+``classify``'s note), holding how many of the pieces read in the wrong colour.
 ``--draw DIR`` also writes each photo with a wrong square as a PNG,
 every wrong square outlined in red with ``expected>read`` beside it, to look at.
 ``--board NAME`` reads one board's photos; ``--photo-nets`` reads them by other
@@ -162,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         truth_on = [c != "." for c in "".join(photo.grid)]
         read_on = [c != "." for c in "".join(read)]
         occupancy_wrong = {i for i in range(64) if truth_on[i] != read_on[i]}
+        colour_wrong = sum(t != r and t != "." and r != "."
+                           for t, r in zip("".join(photo.grid), "".join(read), strict=True))
         start = time.perf_counter()
         plain = plain_read(photo) if empty is None else read_board(config, photo)
         peer_s += time.perf_counter() - start
@@ -174,6 +178,10 @@ def main(argv: list[str] | None = None) -> int:
             listed[f"{key} unsure"] += len(unsure)
             listed[f"{key} errors"] += len(occupancy_wrong)
             listed[f"{key} errors unsure"] += len(occupancy_wrong & unsure)
+            listed[f"{key} colour errors"] += colour_wrong
+            if reading.colours_unsure:
+                listed[f"{key} colours unsure"] += 1
+                listed[f"{key} colour errors unsure"] += colour_wrong
         for item in misread:
             square, change = item.split()
             expected, got = change.split("->")
@@ -194,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"({listed[key + ' unsure'] * 64 / n:.2f} a photo), holding "
                   f"{listed[key + ' errors unsure']} of {listed[key + ' errors']} squares "
                   f"read empty or occupied wrongly")
+            print(f"{'':17s} colours unsure: {listed[key + ' colours unsure']} photos, "
+                  f"holding {listed[key + ' colour errors unsure']} of "
+                  f"{listed[key + ' colour errors']} pieces read in the wrong colour")
     total, peer_total = sum(wrong[s] for s in SPLITS), sum(peer_wrong[s] for s in SPLITS)
     print(f"ratio {peer_name} / reader (wrong squares): {peer_total / max(total, 1):.2f} "
           f"({peer_total} / {total}); time a photo: reader {1e3 * reader_s / len(photos):.1f} ms, "

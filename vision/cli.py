@@ -278,6 +278,7 @@ def run_classify(args: argparse.Namespace) -> int:
                   "pixel_aspect": round(aspect, 4)}
         if unsure is not None:
             report["unsure"] = unsure
+            report["colours_unsure"] = reading.colours_unsure
         print(json.dumps(report))
     else:
         print(format_grid(grid))
@@ -288,6 +289,12 @@ def run_classify(args: argparse.Namespace) -> int:
         elif unsure:
             print(f"raindrop: note: the reading is unsure of {', '.join(unsure)} (a piece "
                   f"there or not, only just): look at those squares", file=sys.stderr)
+        if reference is None and reading.colours_unsure:
+            print("raindrop: note: the reading could not tell the two armies apart by "
+                  "this photo (it is sure of the pieces of one army only), so the colours "
+                  "may be wrong: if both armies are on the board, check which pieces it "
+                  "read white and which black (more even light, or a reference photo of "
+                  "the empty board, helps)", file=sys.stderr)
     return 0
 
 

@@ -170,6 +170,13 @@ class VisionConfig:
     # photo; docs/camera-development.md "A photo's reading names the squares it
     # is unsure of").
     photo_unsure_margin: float = 3.0
+    # A photo read without a reference whose colour split could not act (the
+    # network sure of fewer than split_sure_count pieces of one army) while it
+    # reads at least this many white or black pieces says its colours are unsure
+    # (SquareReading.colours_unsure; twenty-third session: on the development
+    # photos it is said of the 12 bluish greywood frames, 118 boxwood pieces read
+    # black, and of no other photo of 4 pieces or more).
+    colours_unsure_pieces: int = 4
     # In a game's frames (with a reference, the fused reader): a square that the
     # occupied squares in front cover for at least hidden_hold_share of its
     # footprint, with fused log-odds within hidden_hold_margin of 0, keeps its

@@ -145,6 +145,29 @@ def _split_with_lightness(config: VisionConfig, labels: IntArray, armies: IntArr
         LOGGER.debug("photo split: colour by lightness and scores at %.2f", cut)
 
 
+def _sure_of_both_armies(config: VisionConfig, whiteness: FloatArray) -> bool:
+    """The colour split's guard: the network is sure of ``config.split_sure_count``
+    pieces of each army (white-against-black scores beyond +-``config.split_colour_sure``)."""
+    sure = config.split_colour_sure
+    return bool(min((whiteness > sure).sum(), (whiteness < -sure).sum())
+                >= config.split_sure_count)
+
+
+def colours_unsure(config: VisionConfig, logits: FloatArray, labels: npt.ArrayLike) -> bool:
+    """Whether a photo's colours are unsure: it reads at least
+    ``config.colours_unsure_pieces`` white or black pieces (``labels``, class
+    indices) and the network is sure of too few of one army for the photo's colour
+    split to act, so each piece's colour is the network's alone. On a set or in a
+    light it has not seen, that is where whole armies are read in the other colour
+    (a washed-out photo's boxwood pieces all read black)."""
+    labels = np.asarray(labels)
+    armies = np.flatnonzero((labels == 1) | (labels == 2))
+    if len(armies) < config.colours_unsure_pieces:
+        return False
+    logits = np.asarray(logits, np.float32)
+    return not _sure_of_both_armies(config, logits[armies, 1] - logits[armies, 2])
+
+
 def split_labels(config: VisionConfig, logits: FloatArray,
                  lightness: FloatArray | None = None) -> tuple[IntArray, FloatArray]:
     """Class indices (64,) for one photo's square-network logits (64, 4: empty,
@@ -164,8 +187,7 @@ def split_labels(config: VisionConfig, logits: FloatArray,
     labels = np.where(piece_odds > threshold, piece, 0)
     armies = np.flatnonzero((labels == 1) | (labels == 2))
     whiteness = logits[armies, 1] - logits[armies, 2]
-    sure = config.split_colour_sure
-    if min((whiteness > sure).sum(), (whiteness < -sure).sum()) >= config.split_sure_count:
+    if _sure_of_both_armies(config, whiteness):
         colour = split_threshold(whiteness, separation=config.split_separation,
                                  penalty=config.split_penalty, lowest=-np.inf,
                                  highest=np.inf, min_each=config.split_colour_min_each)

@@ -31,7 +31,7 @@ from vision.geometry import BoardGeometry, Image
 from vision.leaning import LeanTable, fuse_by_base, lean_table, settle_by_base
 from vision.occupancy import board_model, reference_model
 from vision.outline_vote import outline_vote
-from vision.photo_split import split_labels
+from vision.photo_split import colours_unsure, split_labels
 from vision.square_net import (
     CLASSES,
     NET_FILE,
@@ -64,6 +64,9 @@ class SquareReading:
     # log-odds of a piece on every square (row-major from a8) against the reading's
     # threshold: above 0 it is read occupied, unless a later stage overrules it
     occupancy: tuple[float, ...]
+    # read without a reference, the network sure of too few pieces of one army for
+    # the photo's own colour split (vision.photo_split.colours_unsure)
+    colours_unsure: bool = False
 
     def label(self, row: int, col: int) -> str:
         return self.grid[row][col]
@@ -913,7 +916,8 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
         classes, odds = logits.argmax(axis=1), piece_log_odds(logits)
     labels = "".join(CLASSES[i] for i in classes)
     grid = tuple(labels[row * 8:(row + 1) * 8] for row in range(8))
-    return SquareReading(grid, tuple(float(v) for v in odds))
+    return SquareReading(grid, tuple(float(v) for v in odds),
+                         colours_unsure(config, logits, classes))
 
 
 def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,

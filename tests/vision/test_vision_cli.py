@@ -254,12 +254,41 @@ def test_classify_says_a_reading_unsure_of_many_squares_may_be_misplaced(
     assert data["grid"] == list(moved.grid) and data["unsure"] == []
 
 
+def test_classify_says_when_it_could_not_tell_the_armies_apart(
+        capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # a reading sure of one army only (vision.photo_split.colours_unsure) says the
+    # colours may be wrong, in the note and in the JSON; a reading that told them
+    # apart says nothing
+    from vision import cli
+    from vision.squares import SquareReading
+
+    photo = next(p for p in PHOTOS if p.path.name == "chessBoard003.jpg")
+    args = ["vision", "classify", str(photo.path), "--corners", corners_arg(photo)]
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["colours_unsure"] is False
+    assert main(args) == 0
+    assert "armies apart" not in capsys.readouterr().err
+    read = cli.classify_image
+
+    def one_army(*call_args: object) -> SquareReading:
+        reading = read(*call_args)  # type: ignore[arg-type]
+        return SquareReading(reading.grid, reading.occupancy, colours_unsure=True)
+
+    monkeypatch.setattr(cli, "classify_image", one_army)
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["colours_unsure"] is True
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "could not tell the two armies apart" in err and "check which pieces" in err
+
+
 def test_classify_with_a_reference_lists_no_unsure_squares(capsys) -> None:  # type: ignore[no-untyped-def]
     # the margin was chosen for readings without a reference; with one, none is listed
     photo = next(p for p in PHOTOS if p.path.name == "chessBoard003.jpg")
     assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo),
                  "--reference", str(photo.path), "--json"]) == 0
-    assert "unsure" not in json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    assert "unsure" not in data and "colours_unsure" not in data
     assert main(["vision", "classify", str(photo.path), "--corners", corners_arg(photo),
                  "--reference", str(photo.path)]) == 0
     assert "unsure" not in capsys.readouterr().err

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.photo_split import split_labels, split_threshold
+from vision.photo_split import colours_unsure, split_labels, split_threshold
 
 CONFIG = VisionConfig()
 SPLIT = {"separation": 2.5, "penalty": 0.05, "lowest": -8.0, "highest": 8.0}
@@ -126,6 +126,31 @@ def test_a_board_of_one_colour_and_an_empty_board_keep_the_networks_reading() ->
     assert (split_labels(CONFIG, empty)[0] == 0).all()
 
 
+def test_colours_are_unsure_where_the_network_is_sure_of_one_army_only() -> None:
+    # a washed-out photo: 16 boxwood pieces read darkish, 16 brown ones surely black;
+    # the network is sure of no white piece, so the photo's split cannot act
+    rng = np.random.default_rng(11)
+    odds = np.full(64, -14.0) + rng.normal(0, 1.0, 64)
+    odds[:32] = rng.uniform(4.0, 10.0, 32)
+    whiteness = np.zeros(64)
+    whiteness[:16] = rng.uniform(-6.0, -2.5, 16)
+    whiteness[16:32] = rng.uniform(-18.0, -8.0, 16)
+    logits = logits_for(list(odds), list(whiteness))
+    labels, _ = split_labels(CONFIG, logits)
+    assert (labels[:32] == 2).all() and colours_unsure(CONFIG, logits, labels)
+    # one sure white piece is not enough; two are, and then the split acts
+    for sure_white, unsure in ((1, True), (2, False)):
+        told = whiteness.copy()
+        told[:sure_white] = 3.0
+        logits = logits_for(list(odds), list(told))
+        assert colours_unsure(CONFIG, logits, split_labels(CONFIG, logits)[0]) is unsure
+    # fewer pieces than colours_unsure_pieces: nothing to say
+    few = logits_for([8.0] * 3 + [-14.0] * 61, [-9.0] * 3 + [0.0] * 61)
+    assert not colours_unsure(CONFIG, few, split_labels(CONFIG, few)[0])
+    assert colours_unsure(dataclasses.replace(CONFIG, colours_unsure_pieces=3), few,
+                          split_labels(CONFIG, few)[0])
+
+
 def test_blue_pieces_keep_their_class() -> None:
     logits = logits_for([8.0] * 6 + [-14.0] * 58, [12.0, 11.0, -12.0, -11.0, 0.0, 0.0]
                         + [0.0] * 58)
@@ -166,6 +191,7 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
     split = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=True), None, None)
     assert "".join(plain.grid) == "b" * 8 + "w" * 4 + "b" * 12 + "." * 40
     assert "".join(split.grid) == "w" * 12 + "b" * 12 + "." * 40
+    assert not split.colours_unsure  # sure of 4 white and 12 black pieces: split
     # the occupancy threshold moved down into the gap below the pieces, so the
     # reading's log-odds are the network's less that threshold
     shift = np.array(split.occupancy) - np.array(plain.occupancy)
