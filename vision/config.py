@@ -161,7 +161,8 @@ class VisionConfig:
     # piece's top for a piece ("A game network trained on pieces set off centre").
     # The networks retrained with the walnut board's photos (photo_nets) failed theirs
     # in the thirteenth: centred game 606 stalls. So the games keep the network
-    # trained without them (`train_occupancy --leave-out walnut --keep`).
+    # trained without them (`train_occupancy --leave-out walnut,greywood,amber --keep`:
+    # the boards added since come last in the labels, so the other photos' draws are as then).
     game_nets: tuple[str, ...] = ("occupancy.onnx",)
     # A photo read without a reference lists the squares whose occupancy
     # log-odds lie within this margin of its threshold as unsure, for a person

@@ -406,6 +406,20 @@ def _cached(cache: Path | None, key: str, make: Any) -> Part:
     return part
 
 
+def left_out(parser: argparse.ArgumentParser, boards: npt.NDArray[np.str_],
+             leave_out: str | None) -> npt.NDArray[np.bool_]:
+    """Which tiles ``--leave-out BOARD[,BOARD...]`` leaves out: those of the development
+    photos of each named board (none without the option); a name no development photo
+    has is the parser's error."""
+    if not leave_out:
+        return np.zeros(len(boards), bool)
+    names = [name.strip() for name in leave_out.split(",")]
+    missing = [name for name in names if not (boards == name).any()]
+    if missing:
+        parser.error(f"no development photo of a board {missing[0]!r}")
+    return np.isin(boards, names)
+
+
 def add_part_arguments(parser: argparse.ArgumentParser, *, rendered_draws: int) -> None:
     """The options :func:`training_parts` reads (but the weights of the varied scenes
     and rendered pictures, the close scenes and the pieces set off centre, which only
@@ -529,7 +543,8 @@ def main(argv: list[str] | None = None) -> int:
                              "the rendering")
     parser.add_argument("--leave-out", metavar="BOARD", default=None,
                         help="a check, writes nothing: train without the development "
-                             "photos of BOARD (a board name in labels.json), then read them")
+                             "photos of BOARD (a board name in labels.json; several, "
+                             "comma-separated), then read them")
     parser.add_argument("--keep", type=Path, default=None, metavar="PATH",
                         help="with --leave-out: also write the network fitted without "
                              "BOARD to PATH (for checks of the reader on BOARD)")
@@ -556,9 +571,7 @@ def main(argv: list[str] | None = None) -> int:
     boards = np.concatenate([part["board"] for part in parts])
     weights = tile_weights(parts, args.blue_weight)
     LOGGER.info("%d tiles (%.0f s)", len(rows), time.perf_counter() - start)
-    left = boards == args.leave_out if args.leave_out else np.zeros(len(rows), bool)
-    if args.leave_out and not left.any():
-        parser.error(f"no development photo of a board {args.leave_out!r}")
+    left = left_out(parser, boards, args.leave_out)
     default = (CONV_HIDDEN,) if args.arch == "conv" else HIDDEN
     hidden = tuple(int(v) for v in args.hidden.split(",")) if args.hidden else default
     if args.arch == "conv":

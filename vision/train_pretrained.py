@@ -50,6 +50,7 @@ from vision.train_occupancy import (
     Part,
     add_part_arguments,
     forward,
+    left_out,
     picture_tiles,
     tile_weights,
     training_parts,
@@ -198,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder for the tiles and their features (shared with "
                              "python -m vision.train_occupancy's tiles)")
     parser.add_argument("--leave-out", metavar="BOARD", default=None,
-                        help="a check: train without the development photos of BOARD, "
-                             "then read them (writes nothing without --keep)")
+                        help="a check: train without the development photos of BOARD "
+                             "(several, comma-separated), then read them (writes nothing "
+                             "without --keep)")
     parser.add_argument("--keep", type=Path, default=None, metavar="PATH",
                         help="with --leave-out: write the fit without BOARD to PATH")
     args = parser.parse_args(argv)
@@ -240,9 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     boards = np.concatenate([part["board"] for part in parts])
     weights = tile_weights(parts, 1.0)
     LOGGER.info("%d tiles (%.0f s)", len(labels), time.perf_counter() - start)
-    left = boards == args.leave_out if args.leave_out else np.zeros(len(labels), bool)
-    if args.leave_out and not left.any():
-        parser.error(f"no development photo of a board {args.leave_out!r}")
+    left = left_out(parser, boards, args.leave_out)
     layers = fit_classifier(features[~left], labels[~left], args.hidden, args.epochs,
                             args.decay, args.seed, weights[~left])
     if args.match_scale:

@@ -399,6 +399,26 @@ def test_keep_without_a_board_left_out_is_refused_before_any_training(
     assert "--leave-out" in capsys.readouterr().err
 
 
+def test_leave_out_takes_one_board_or_several_and_refuses_an_unknown_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # several boards: how the game network, fitted before the later boards were added
+    # (they come last in labels.json), is fitted again byte for byte
+    import argparse
+
+    from vision.train_occupancy import left_out
+
+    parser = argparse.ArgumentParser()
+    boards = np.array(["mat", "walnut", "", "greywood", "walnut", "amber"])
+    assert not left_out(parser, boards, None).any()
+    assert list(left_out(parser, boards, "walnut")) == [False, True, False, False, True,
+                                                        False]
+    assert list(left_out(parser, boards, "walnut, greywood,amber")) == [
+        False, True, False, True, True, True]
+    with pytest.raises(SystemExit):
+        left_out(parser, boards, "walnut,oak")
+    assert "no development photo of a board 'oak'" in capsys.readouterr().err
+
+
 def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``logits_of``: the logits averaged over the networks named and, with
