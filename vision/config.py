@@ -175,8 +175,10 @@ class VisionConfig:
     # network sure of fewer than split_sure_count pieces of one army) while it
     # reads at least this many white or black pieces says its colours are unsure
     # (SquareReading.colours_unsure; twenty-third session: on the development
-    # photos it is said of the 12 bluish greywood frames, 118 boxwood pieces read
-    # black, and of no other photo of 4 pieces or more).
+    # photos, read by the networks before they learned from them, it was said of the
+    # 12 bluish greywood frames, 118 boxwood pieces read black, and of no other photo
+    # of 4 pieces or more; by today's networks of none of 4 pieces or more; of one
+    # held-out photo, holding none of the 21 held-out pieces read in the wrong colour).
     colours_unsure_pieces: int = 4
     # In a game's frames (with a reference, the fused reader): a square that the
     # occupied squares in front cover for at least hidden_hold_share of its
