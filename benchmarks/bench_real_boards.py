@@ -1,12 +1,13 @@
 """The camera reader on real chessboard photos (``tests/vision/data/real_boards``).
 
-Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out] [--reference] [--draw DIR]
-[--board NAME] [--photo-nets ONNX ...]`` (default: both parts, every board). Every photo
-is read as ``raindrop vision classify --corners`` reads it: from its labelled corners,
-without an empty-board reference. Every wrong square is printed (photo, square,
-expected, read), then the squares right per split and per board, and per split for
-the photos there before the thirteenth session and the walnut board's later photos
-(``walnut_20`` on) apart. ``--reference`` reads instead every photo that has an empty
+Run: ``python -m benchmarks.bench_real_boards [--split dev|held_out] [--reference] [--draw
+DIR] [--board NAME] [--photo-nets ONNX ...] [--photo-weights W ...]`` (default: both parts,
+every board). Every photo is read as ``raindrop vision classify --corners`` reads it: from
+its labelled corners, without an empty-board reference. Every wrong square is printed
+(photo, square, expected, read), then the squares right per split and per board, and per
+split for the photos there before the thirteenth session and the walnut board's later photos
+(``walnut_20`` on) apart.
+``--reference`` reads instead every photo that has an empty
 photo of its board taken from the same camera (a tripod:
 ``vision.real_boards.tripod_pairs``) against that empty photo as its reference, as a
 game's camera does once it has seen the empty board; its peer is then the same reader
@@ -24,7 +25,8 @@ networks than the shipped ones, so a fit trained without a board
 (``python -m vision.train_occupancy --leave-out folding --keep /tmp/folding.onnx``) is
 judged by the whole reader on that board: ``--split dev --board folding --photo-nets
 /tmp/folding.onnx`` (two paths: the two fits read together), as the development part's
-leave-out checks in docs/camera-development.md are read.
+leave-out checks in docs/camera-development.md are read. ``--photo-weights`` gives
+each network its weight in the mean of their logits (``VisionConfig.photo_net_weights``).
 
 The peer, measured in the same run on the same photos and corners, is a plain
 reader: the median grey of the middle half of each square (top-down, 32 pixels a
@@ -126,11 +128,16 @@ def main(argv: list[str] | None = None) -> int:
                              "of the shipped ones (VisionConfig.photo_nets): a shipped file "
                              "name or a path, e.g. a fit kept by vision.train_occupancy "
                              "--leave-out BOARD --keep PATH")
+    parser.add_argument("--photo-weights", nargs="+", type=float, metavar="W",
+                        help="each photo network's weight in the mean of their logits, "
+                             "in their order (default: VisionConfig.photo_net_weights)")
     args = parser.parse_args(argv)
     if args.draw is not None:
         args.draw.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     config = VisionConfig()
+    if args.photo_weights:
+        config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
     if args.photo_nets:
         config = dataclasses.replace(config, photo_nets=tuple(args.photo_nets))
         for name in config.photo_nets:

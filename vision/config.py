@@ -150,6 +150,8 @@ class VisionConfig:
     # twenty-second it reads them sampled four times as finely ("A twelfth candidate").
     photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx",
                                    "occupancy_photo_imagenet.onnx")
+    # Each photo network's weight in that mean, in photo_nets' order (empty: the same).
+    photo_net_weights: tuple[float, ...] = ()
     # The networks that read a frame with a reference (a game's, every frame), their
     # logits averaged. The eleventh session's two photo networks (occupancy.onnx and
     # occupancy_seed1.onnx, the latter since removed) were tried together and failed

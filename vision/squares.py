@@ -869,19 +869,33 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
 def logits_of(rows: FloatArray, mirror_average: bool,
               nets: tuple[str, ...] = (NET_FILE,),
-              finer: Callable[[int], FloatArray] | None = None) -> FloatArray:
-    """The mean logits of input rows over the shipped networks ``nets``; with
+              finer: Callable[[int], FloatArray] | None = None,
+              weights: tuple[float, ...] = ()) -> FloatArray:
+    """The mean logits of input rows over the shipped networks ``nets``, each
+    weighing its share of ``weights`` (empty: the same); with
     ``mirror_average``, over each tile and its mirror image too. A network that
     reads finer tiles (``SquareNet.scale`` above 1) reads ``finer(scale)``, the
     same squares' rows at that scale."""
+    raw = net_weights(nets, weights)
     total = np.zeros((len(rows), len(CLASSES)), np.float32)
-    for name in nets:
+    for name, weight in zip(nets, raw, strict=True):
         net = load_net(name)
         mine = rows if net.scale == 1 else _finer_rows(finer, net.scale, name)
         views = (mine, mirrored(mine)) if mirror_average else (mine,)
         for view in views:
-            total += net.logits(view)
-    return np.asarray(total / (len(nets) * (2 if mirror_average else 1)), np.float32)
+            logits = net.logits(view)
+            total += logits if weight == 1.0 else np.float32(weight) * logits
+    return np.asarray(total / (sum(raw) * (2 if mirror_average else 1)), np.float32)
+
+
+def net_weights(nets: tuple[str, ...], weights: tuple[float, ...]) -> tuple[float, ...]:
+    """Each network's weight in the mean: ``weights``, or 1 each where none are given."""
+    if not weights:
+        return tuple(1.0 for _ in nets)
+    if len(weights) != len(nets) or min(weights) < 0 or sum(weights) <= 0:
+        raise SquareNetError(f"{len(weights)} network weights {weights} for {len(nets)} "
+                             "networks: give one non-negative weight each, not all 0")
+    return weights
 
 
 def _finer_rows(finer: Callable[[int], FloatArray] | None, scale: int, name: str
@@ -906,7 +920,8 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     mean of each tile's and its mirror image's."""
     tiles = board_tiles(config, sampler, warped)
     rows, light_squares = tiles.rows(), tiles.light
-    logits = logits_of(rows, config.net_mirror_average, config.photo_nets, tiles.rows)
+    logits = logits_of(rows, config.net_mirror_average, config.photo_nets, tiles.rows,
+                       config.photo_net_weights)
     if config.photo_split:
         lightness = tile_lightness(rows)
         if config.split_lightness_relative:

@@ -444,6 +444,11 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
     both = squares.logits_of(rows, False, ("one.onnx", "two.onnx"))
     np.testing.assert_allclose(both, (nets["one.onnx"].logits(rows)
                                       + nets["two.onnx"].logits(rows)) / 2, rtol=1e-5)
+    weighed = squares.logits_of(rows, False, ("one.onnx", "two.onnx"), weights=(3.0, 1.0))
+    np.testing.assert_allclose(weighed, (3 * nets["one.onnx"].logits(rows)
+                                         + nets["two.onnx"].logits(rows)) / 4, rtol=1e-5)
+    with pytest.raises(squares.SquareNetError, match="2 networks"):
+        squares.logits_of(rows, False, ("one.onnx", "two.onnx"), weights=(1.0,))
     mirror = squares.logits_of(rows, True, ("two.onnx",))
     np.testing.assert_allclose(mirror, (nets["two.onnx"].logits(rows)
                                         + nets["two.onnx"].logits(mirrored(rows))) / 2,
