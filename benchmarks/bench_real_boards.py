@@ -26,7 +26,8 @@ networks than the shipped ones, so a fit trained without a board
 judged by the whole reader on that board: ``--split dev --board folding --photo-nets
 /tmp/folding.onnx`` (two paths: the two fits read together), as the development part's
 leave-out checks in docs/camera-development.md are read. ``--photo-weights`` gives
-each network its weight in the mean of their logits (``VisionConfig.photo_net_weights``).
+each network its weight in the mean of their logits (``VisionConfig.photo_net_weights``;
+with ``--photo-nets`` and no weights, the same each).
 
 The peer, measured in the same run on the same photos and corners, is a plain
 reader: the median grey of the middle half of each square (top-down, 32 pixels a
@@ -136,10 +137,15 @@ def main(argv: list[str] | None = None) -> int:
         args.draw.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     config = VisionConfig()
-    if args.photo_weights:
-        config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
     if args.photo_nets:
-        config = dataclasses.replace(config, photo_nets=tuple(args.photo_nets))
+        # other networks: the same weight each, unless --photo-weights gives theirs
+        config = dataclasses.replace(config, photo_nets=tuple(args.photo_nets),
+                                     photo_net_weights=())
+    if args.photo_weights:
+        if len(args.photo_weights) != len(config.photo_nets):
+            parser.error(f"--photo-weights gives {len(args.photo_weights)} weights for "
+                         f"{len(config.photo_nets)} photo networks")
+        config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
         for name in config.photo_nets:
             try:
                 load_net(name)
