@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from ui import touch
 from ui.games.demo import play_turns
 from ui.games.touching import find_button, press
 
+SLOW_TAP = 10.0  # seconds a tap in a list may take to arrive on a loaded machine
 GAMES_TESTS = Path(__file__).resolve().parents[1] / "companion" / "games"
 if str(GAMES_TESTS) not in sys.path:
     sys.path.insert(0, str(GAMES_TESTS))
@@ -42,13 +44,32 @@ def shelf_card(driver: Any, name: str) -> Any:
     return card
 
 
-def tap_in_list(driver: Any, widget: Any, wait: float = 0.3) -> None:
+def tap_in_list(driver: Any, widget: Any, wait: float = 0.3,
+                until: Callable[[], bool] | None = None) -> None:
     """Tap a widget inside a ScrollView: the list passes the release on to it 0.2 s
     later (real time), after deciding the touch was not a scroll; ``wait`` seconds
-    are given for that (longer on a loaded machine)."""
+    are given for that, or, with ``until``, frames pass until it holds (at most
+    ``SLOW_TAP`` seconds: a loaded machine may take a while)."""
     touch.tap(widget)
-    time.sleep(wait)
-    driver.pump(4)
+    if until is None:
+        time.sleep(wait)
+        driver.pump(4)
+        return
+    deadline = time.monotonic() + max(wait, SLOW_TAP)
+    while not until() and time.monotonic() < deadline:
+        time.sleep(0.05)
+        driver.pump(1)
+    driver.pump(2)
+
+
+def shown(app: Any, name: str) -> Callable[[], bool]:
+    """Whether the app shows the screen ``name`` now, for ``tap_in_list``'s ``until``."""
+    return lambda: bool(app.root.current == name)
+
+
+def chosen(widget: Any, value: str) -> Callable[[], bool]:
+    """Whether the option ``widget`` holds ``value`` now, for ``tap_in_list``'s ``until``."""
+    return lambda: bool(widget.value == value)
 
 
 def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
@@ -60,7 +81,7 @@ def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
     driver.pump(4)
     assert app.root.current == "shelf"
     card = shelf_card(driver, name)
-    tap_in_list(driver, find_button(card, text="New game"))
+    tap_in_list(driver, find_button(card, text="New game"), until=shown(app, "games_setup"))
     driver.pump(4)
     setup = app.screen("games_setup")
     assert app.root.current == "games_setup"
@@ -72,7 +93,8 @@ def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
             for attempt in range(5):  # a list may take a slow tap for a scroll's start
                 setup.ids.options.parent.scroll_to(widget, padding=0, animate=False)
                 driver.pump(2)
-                tap_in_list(driver, find_button(widget, text=value), 0.3 * (attempt + 1))
+                tap_in_list(driver, find_button(widget, text=value), 0.3 * (attempt + 1),
+                            until=chosen(widget, value))
                 if widget.value == value:
                     break
             assert widget.value == value, f"{key}={value} was not chosen"
@@ -106,7 +128,7 @@ def quit_and_resume(driver: Any, name: str) -> Any:
     driver.pump(4)
     driver.pump(4)
     card = shelf_card(driver, name)
-    tap_in_list(driver, find_button(card, text="Resume"))
+    tap_in_list(driver, find_button(card, text="Resume"), until=shown(app, "games_play"))
     assert app.root.current == "games_play"
     assert screen.model.journal_path == journal_path
     return screen

@@ -20,11 +20,13 @@ if TYPE_CHECKING:
     from app_driver import Driver
 
 from games_app_driver import (
+    chosen,
     draw_line,
     open_new_game,
     play,
     quit_and_resume,
     shelf_card,
+    shown,
     tap_in_list,
     tap_panel,
     toy_rules,
@@ -52,7 +54,7 @@ def test_the_shelf_shows_every_loadable_game_and_its_rules(driver: Driver, row: 
     assert shown == loadable and "row" in shown
     card = shelf_card(driver, "row")
     assert "A toy for tests." in driver.texts(card)
-    tap_in_list(driver, find_button(card, text="Rules"))
+    tap_in_list(driver, find_button(card, text="Rules"), until=lambda: bool(driver.open_modals()))
     driver.pump(4)
     modal = driver.open_modals()[0]
     assert "not installed" in modal.text  # the toy has no rules page
@@ -66,7 +68,7 @@ def test_the_new_game_screen_explains_each_option_and_names_a_bad_value(
     driver.tap(app.screen("home").ids.games)
     driver.pump(4)
     card = shelf_card(driver, "row")
-    tap_in_list(driver, find_button(card, text="New game"))
+    tap_in_list(driver, find_button(card, text="New game"), until=shown(app, "games_setup"))
     setup = app.screen("games_setup")
     texts = "\n".join(driver.texts(setup))
     for option in row.options.values():
@@ -77,8 +79,8 @@ def test_the_new_game_screen_explains_each_option_and_names_a_bad_value(
     assert "size='40' must be 2 to 26" in setup.problem
     assert setup.problem in driver.texts(setup)
     find_button(setup.ids.options, option_key="size").text = "4"
-    tap_in_list(driver, find_button(find_button(setup.ids.options, option_key="first"),
-                                    text="w"))
+    first = find_button(setup.ids.options, option_key="first")
+    tap_in_list(driver, find_button(first, text="w"), until=chosen(first, "w"))
     driver.tap(setup.ids.start)
     screen = app.screen("games_play")
     assert app.root.current == "games_play"

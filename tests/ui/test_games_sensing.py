@@ -19,7 +19,7 @@ from ui.games.touching import find_button
 if TYPE_CHECKING:
     from app_driver import Driver
 
-from games_app_driver import shelf_card, tap_in_list
+from games_app_driver import chosen, shelf_card, shown, tap_in_list
 
 TURNS = ("e5", "e5>f5+a1", "e5>d5+i9")
 
@@ -31,13 +31,15 @@ def new_game(driver: Driver, name: str, options: dict[str, str], board: str) -> 
     driver.pump(2)
     driver.tap(app.screen("home").ids.games)
     driver.pump(4)
-    tap_in_list(driver, find_button(shelf_card(driver, name), text="New game"))
+    tap_in_list(driver, find_button(shelf_card(driver, name), text="New game"),
+                until=shown(app, "games_setup"))
     driver.pump(4)
     setup = app.screen("games_setup")
     for key, value in options.items():
         widget = find_button(setup.ids.options, option_key=key)
         if hasattr(widget, "options"):
-            tap_in_list(driver, find_button(widget, text=value))
+            tap_in_list(driver, find_button(widget, text=value),
+                        until=chosen(widget, value))
         else:
             widget.text = value
     row = find_button(setup.ids.options, option_key="board")
