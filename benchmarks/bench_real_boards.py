@@ -141,16 +141,16 @@ def main(argv: list[str] | None = None) -> int:
         # other networks: the same weight each, unless --photo-weights gives theirs
         config = dataclasses.replace(config, photo_nets=tuple(args.photo_nets),
                                      photo_net_weights=())
-    if args.photo_weights:
-        if len(args.photo_weights) != len(config.photo_nets):
-            parser.error(f"--photo-weights gives {len(args.photo_weights)} weights for "
-                         f"{len(config.photo_nets)} photo networks")
-        config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
         for name in config.photo_nets:
             try:
                 load_net(name)
             except SquareNetError as error:
                 parser.error(str(error))
+    if args.photo_weights:
+        if len(args.photo_weights) != len(config.photo_nets):
+            parser.error(f"--photo-weights gives {len(args.photo_weights)} weights for "
+                         f"{len(config.photo_nets)} photo networks")
+        config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
     every = load_real_boards()
     if args.board is not None:
         every = [photo for photo in every if photo.board == args.board]

@@ -145,7 +145,8 @@ def test_the_benchmark_reads_one_board_by_other_networks(
     assert any(line.startswith("dev bwmat ") and f", {wrong} wrong;" in line for line in lines)
     assert not any(line.startswith("dev mat ") for line in lines)
     assert not any(line.split()[1:2] == [two[0].path.name] for line in lines if line)
-    for bad in (["--board", "nope"], ["--photo-nets", str(tmp_path / "missing.onnx")]):
+    for bad in (["--board", "nope"], ["--photo-nets", str(tmp_path / "missing.onnx")],
+                ["--photo-nets", str(fit), "--photo-weights", "1", "2"]):
         with pytest.raises(SystemExit):
             bench_real_boards.main(bad)
         assert "error:" in capsys.readouterr().err
