@@ -6,12 +6,10 @@ every board). Every photo is read as ``raindrop vision classify --corners`` read
 its labelled corners, without an empty-board reference. Every wrong square is printed
 (photo, square, expected, read), then the squares right per split and per board, and per
 split for the photos there before the thirteenth session and the walnut board's later photos
-(``walnut_20`` on) apart.
-``--reference`` reads instead every photo that has an empty
-photo of its board taken from the same camera (a tripod:
-``vision.real_boards.tripod_pairs``) against that empty photo as its reference, as a
-game's camera does once it has seen the empty board; its peer is then the same reader
-without the reference.
+(``walnut_20`` on) apart. ``--reference`` reads instead every photo that has an empty photo
+of its board taken from the same camera (a tripod: ``vision.real_boards.tripod_pairs``)
+against that empty photo as its reference, as a game's camera does once it has seen the
+empty board; its peer is then the same reader without the reference.
 A photo read without a reference also lists the squares it is unsure of
 (``VisionConfig.photo_unsure_margin``), as ``classify`` does: a wrong square among
 them is marked ``(listed unsure)``, and each part's line says how many squares
@@ -61,6 +59,7 @@ from vision.real_boards import (
     wrong_squares,
 )
 from vision.square_net import SquareNetError, load_net
+from vision.squares import net_weights
 
 SQUARE = 32
 PIECE_LEVELS = 18.0
@@ -147,10 +146,11 @@ def main(argv: list[str] | None = None) -> int:
             except SquareNetError as error:
                 parser.error(str(error))
     if args.photo_weights:
-        if len(args.photo_weights) != len(config.photo_nets):
-            parser.error(f"--photo-weights gives {len(args.photo_weights)} weights for "
-                         f"{len(config.photo_nets)} photo networks")
         config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
+        try:
+            net_weights(config.photo_nets, config.photo_net_weights)
+        except SquareNetError as error:
+            parser.error(f"--photo-weights: {error}")
     every = load_real_boards()
     if args.board is not None:
         every = [photo for photo in every if photo.board == args.board]

@@ -884,6 +884,7 @@ def logits_of(rows: FloatArray, mirror_average: bool,
         views = (mine, mirrored(mine)) if mirror_average else (mine,)
         for view in views:
             logits = net.logits(view)
+            # a weight of 1 adds the logits as they are, so equal weights read as before
             total += logits if weight == 1.0 else np.float32(weight) * logits
     return np.asarray(total / (sum(raw) * (2 if mirror_average else 1)), np.float32)
 
