@@ -81,8 +81,8 @@ def rgb_net() -> cv2.dnn.Net:
 
 def to_pictures(scaled: FloatArray) -> Pictures:
     """The blocks' input (n, 3, H, W), scaled (255 v - 127) / 128, as uint8 (n, H, W, 3)."""
-    return np.asarray(np.clip(np.rint(scaled * 128.0 + 127.0), 0, 255).astype(
-        np.uint8).transpose(0, 2, 3, 1), np.uint8)
+    return np.ascontiguousarray(np.clip(np.rint(scaled * 128.0 + 127.0), 0, 255).astype(
+        np.uint8).transpose(0, 2, 3, 1))
 
 
 def from_pictures(pictures: Pictures) -> FloatArray:
@@ -276,7 +276,7 @@ def all_features(trainer: Trainer, pictures: Pictures, cache: Path | None
                  ) -> npt.NDArray[np.float16]:
     """The frozen blocks' features of every picture, from the cache (keyed by a digest
     of the pictures) when there: every leave-out fit of the same tiles shares them."""
-    digest = hashlib.sha256(pictures.data).hexdigest()[:12]
+    digest = hashlib.sha256(np.ascontiguousarray(pictures).data).hexdigest()[:12]
     path = None if cache is None else cache / f"finetune-features{PICTURES_VERSION}-{digest}.npy"
     if path is not None and path.exists():
         return np.asarray(np.load(path), np.float16)
@@ -356,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
         if not np.array_equal(ours["labels"], theirs["labels"]):
             raise ValueError("the pictures' parts are not the tiles' parts")
     # popped, so that each part's pictures are freed once joined
-    pictures = np.concatenate([part.pop("rows") for part in picture_parts])
+    pictures = np.ascontiguousarray(np.concatenate([part.pop("rows")
+                                                    for part in picture_parts]))
     labels = np.concatenate([part["labels"] for part in parts])
     boards = np.concatenate([part["board"] for part in parts])
     weights = tile_weights(parts, 1.0)

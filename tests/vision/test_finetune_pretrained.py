@@ -143,3 +143,15 @@ def test_the_written_file_gives_the_trainers_logits_after_training(
     ours = _logits(trainer.model(2.0), rows)
     assert ours.shape == theirs.shape == (8, 4)
     np.testing.assert_allclose(ours * 2.0, theirs, atol=0.05 * np.abs(theirs).max() + 1e-3)
+
+
+def test_the_features_are_cached_by_the_pictures(state: pretrained.State,
+                                                 trainer: ft.Trainer, tmp_path) -> None:
+    pictures = _pictures(_rows(9, 3, ft.SCALE))
+    first = ft.all_features(trainer, pictures, tmp_path)
+    assert len(list(tmp_path.iterdir())) == 1
+    again = ft.all_features(trainer, pictures, tmp_path)
+    np.testing.assert_array_equal(again, first)
+    other = ft.all_features(trainer, pictures[::-1], tmp_path)  # other pictures, own file
+    assert len(list(tmp_path.iterdir())) == 2
+    np.testing.assert_array_equal(other, first[::-1])
