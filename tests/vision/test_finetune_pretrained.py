@@ -8,6 +8,9 @@ run where it is installed and are skipped elsewhere, saying so; the rest needs o
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -94,7 +97,8 @@ def test_the_tiles_pictures_are_the_pretrained_graphs_own(state: pretrained.Stat
     assert pictures.std() > 5
 
 
-torch = pytest.importorskip("torch", reason="PyTorch (the finetune extra) is not installed")
+needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                                 reason="PyTorch (the finetune extra) is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +114,7 @@ def _pictures(rows: np.ndarray) -> np.ndarray:
     return ft.to_pictures(np.asarray(net.forward(), np.float32))
 
 
+@needs_torch
 def test_the_trainer_computes_the_graphs_features(state: pretrained.State,
                                                   trainer: ft.Trainer) -> None:
     rows = _rows(7, 4, ft.SCALE)
@@ -124,6 +129,7 @@ def test_the_trainer_computes_the_graphs_features(state: pretrained.State,
     assert error < 0.05
 
 
+@needs_torch
 def test_the_written_file_gives_the_trainers_logits_after_training(
         state: pretrained.State) -> None:
     trainer = ft.Trainer(state, threads=1, seed=0)
@@ -145,8 +151,9 @@ def test_the_written_file_gives_the_trainers_logits_after_training(
     np.testing.assert_allclose(ours * 2.0, theirs, atol=0.05 * np.abs(theirs).max() + 1e-3)
 
 
+@needs_torch
 def test_the_features_are_cached_by_the_pictures(state: pretrained.State,
-                                                 trainer: ft.Trainer, tmp_path) -> None:
+                                                 trainer: ft.Trainer, tmp_path: Path) -> None:
     pictures = _pictures(_rows(9, 3, ft.SCALE))
     first = ft.all_features(trainer, pictures, tmp_path)
     assert len(list(tmp_path.iterdir())) == 1
