@@ -48,6 +48,7 @@ from vision.square_net import CLASSES, piece_log_odds
 from vision.squares import logits_of
 from vision.train_occupancy import (
     add_part_arguments,
+    check_rendered,
     left_out,
     picture_tiles,
     tile_weights,
@@ -334,9 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     if (args.keep is not None or args.keep_frozen is not None) and not args.leave_out:
         parser.error("--keep and --keep-frozen write the networks fitted with --leave-out "
                      "BOARD; give it too")
-    if args.rendered is not None and not (args.rendered / "labels.json").exists():
-        parser.error(f"no rendered pictures: {args.rendered / 'labels.json'} does not exist "
-                     "(python -m vision.render_blender --out DIR writes it)")
+    check_rendered(parser, args.rendered)
     try:
         import torch  # noqa: F401
     except ImportError:

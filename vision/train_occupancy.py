@@ -441,6 +441,22 @@ def add_part_arguments(parser: argparse.ArgumentParser, *, rendered_draws: int) 
                         help="reads of each rendered picture")
 
 
+def check_rendered(parser: argparse.ArgumentParser, rendered: Path | None) -> None:
+    """``--rendered DIR`` names pictures that are there: the parser's error if its
+    ``labels.json`` is missing, unreadable or lists none."""
+    if rendered is None:
+        return
+    labels = rendered / "labels.json"
+    if not labels.exists():
+        parser.error(f"no rendered pictures: {labels} does not exist "
+                     "(python -m vision.render_blender --out DIR writes it)")
+    try:
+        if not load_photos(rendered):
+            parser.error(f"no rendered pictures: {labels} lists none")
+    except (ValueError, KeyError) as error:
+        parser.error(f"{labels} cannot be read: {error!r}")
+
+
 def training_parts(config: VisionConfig, args: argparse.Namespace,
                    read: RowsOf = board_rows, kept: str = "") -> list[Part]:
     """Every part of the training tiles with its weight: ordinary and leaning scenes,
@@ -551,16 +567,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.keep is not None and not args.leave_out:
         parser.error("--keep writes the network fitted with --leave-out BOARD; give both")
-    if args.rendered is not None:
-        labels = args.rendered / "labels.json"
-        if not labels.exists():
-            parser.error(f"no rendered pictures: {labels} does not exist "
-                         "(python -m vision.render_blender --out DIR writes it)")
-        try:
-            if not load_photos(args.rendered):
-                parser.error(f"no rendered pictures: {labels} lists none")
-        except (ValueError, KeyError) as error:
-            parser.error(f"{labels} cannot be read: {error!r}")
+    check_rendered(parser, args.rendered)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
     config = VisionConfig()

@@ -49,6 +49,7 @@ from vision.squares import logits_of
 from vision.train_occupancy import (
     Part,
     add_part_arguments,
+    check_rendered,
     forward,
     left_out,
     picture_tiles,
@@ -207,9 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.keep is not None and not args.leave_out:
         parser.error("--keep writes the network fitted with --leave-out BOARD; give both")
-    if args.rendered is not None and not (args.rendered / "labels.json").exists():
-        parser.error(f"no rendered pictures: {args.rendered / 'labels.json'} does not exist "
-                     "(python -m vision.render_blender --out DIR writes it)")
+    check_rendered(parser, args.rendered)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         state = pretrained.load_state(pretrained.weights_path())

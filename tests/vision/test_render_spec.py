@@ -5,6 +5,7 @@ pictures' part of the training (vision.train_occupancy --rendered)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from pathlib import Path
@@ -243,14 +244,17 @@ def test_the_labels_file_gathers_what_was_written_beside_each_picture(
     assert [entry["version"] for entry in entries] == [1, 2]
 
 
+@pytest.mark.parametrize("trainer", ["train_occupancy", "train_pretrained",
+                                     "finetune_pretrained"])
 def test_training_with_labels_that_list_no_picture_is_refused_before_any_training(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.train_occupancy import main as train
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], trainer: str) -> None:
+    train = importlib.import_module(f"vision.{trainer}").main
 
     (tmp_path / "labels.json").write_text(json.dumps({"images": []}), encoding="utf-8")
     with pytest.raises(SystemExit) as stop:
         train(["--rendered", str(tmp_path), "--out", str(tmp_path / "net.onnx")])
     assert stop.value.code == 2 and "lists none" in capsys.readouterr().err
+    assert not (tmp_path / "net.onnx").exists()
 
 
 def test_a_rendered_picture_that_cannot_be_read_is_named(tmp_path: Path) -> None:
