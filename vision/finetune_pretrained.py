@@ -47,6 +47,7 @@ from vision.net_fitting import model_bytes
 from vision.square_net import CLASSES, piece_log_odds
 from vision.squares import logits_of
 from vision.train_occupancy import (
+    RowsOf,
     add_part_arguments,
     check_rendered,
     left_out,
@@ -66,7 +67,7 @@ Convs = dict[str, tuple[FloatArray, FloatArray]]
 SCALE = 4  # the tiles sampled four times as finely as the square networks' (48 px a square)
 SAMPLING = pretrained.Sampling(SCALE, 1)
 BATCH = 128
-PICTURES_VERSION = 1  # of rgb_tiles: a cache of another is not reused
+PICTURES_VERSION = 1  # of rgb_tiles_reader's pictures: a cache of another is not reused
 
 
 def rgb_net() -> cv2.dnn.Net:
@@ -125,7 +126,7 @@ def state_with(state: pretrained.State, convs: Convs) -> pretrained.State:
     return out
 
 
-def rgb_tiles_reader() -> Any:
+def rgb_tiles_reader() -> RowsOf:
     """A ``read`` for :func:`vision.train_occupancy.training_parts`: each picture's 64
     tiles as the RGB pictures the blocks see (uint8)."""
     net = rgb_net()
@@ -186,15 +187,18 @@ class Trainer:
         return x.flatten(1)
 
     def set_head(self, layers: Layers) -> None:
+        """The classifier (one hidden ReLU layer, as fitted by ``fit_classifier``)."""
         self.head = [self.nn.Parameter(self.torch.tensor(np.ascontiguousarray(part)))
                      for layer in layers for part in layer]
 
     def logits(self, x: Any) -> Any:
+        """The four classes' logits of the blocks' input (n, 3, H, W)."""
         first, bias, last, out = self.head
         hidden = self.nn.functional.relu(self.features(x) @ first + bias)
         return hidden @ last + out
 
     def batch_input(self, pictures: Pictures) -> Any:
+        """Pictures as the blocks' input tensor."""
         return self.torch.from_numpy(from_pictures(pictures))
 
     def frozen_features(self, pictures: Pictures, index: npt.NDArray[np.intp]
@@ -257,10 +261,12 @@ class Trainer:
                 total = 0.0
 
     def layers(self) -> Layers:
+        """The classifier's trained weights."""
         first, bias, last, out = (p.detach().numpy().astype(np.float32) for p in self.head)
         return [(first, bias), (last, out)]
 
     def convs(self) -> Convs:
+        """The blocks' trained (folded) weights and biases, by convolution name."""
         return {name: (self.params[f"w{index}"].detach().numpy().astype(np.float32),
                        self.params[f"b{index}"].detach().numpy().astype(np.float32))
                 for index, name in enumerate(self.names)}
