@@ -21,9 +21,11 @@ sampled four times as finely: 48 pixels a square), kept as the RGB pictures the 
 
 Needs PyTorch, for training only (``pip install -e '.[train,finetune]'``; the
 ``finetune`` extra is not in ``all``: the app and the tests do not need it).
-``--leave-out BOARD [--keep PATH]`` trains without the development photos of BOARD and
-reads them from their labelled corners, frozen and fine-tuned (docs/camera-development.md,
-"Fine-tuning the pretrained blocks").
+``--leave-out BOARD [--keep PATH] [--keep-frozen PATH]`` trains without the development
+photos of BOARD and reads them from their labelled corners, each tile as is and both ways,
+by the classifier on the frozen blocks and by the network fine-tuned, and writes either
+(docs/camera-development.md, "Fine-tuning the pretrained blocks", "A sixteenth
+candidate").
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from vision import pretrained
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
 from vision.net_fitting import model_bytes
-from vision.square_net import CLASSES, piece_log_odds
+from vision.square_net import CLASSES
 from vision.squares import logits_of
 from vision.train_occupancy import (
     RowsOf,
@@ -55,7 +57,7 @@ from vision.train_occupancy import (
     tile_weights,
     training_parts,
 )
-from vision.train_pretrained import NET_FILE, fit_classifier
+from vision.train_pretrained import NET_FILE, fit_classifier, log_odds_scale
 
 LOGGER = logging.getLogger(__name__)
 
@@ -295,11 +297,10 @@ def all_features(trainer: Trainer, pictures: Pictures, cache: Path | None
 
 
 def temperature_of(trainer: Trainer, pictures: Pictures, shipped: FloatArray) -> float:
-    """How many times the trainer's piece log-odds are larger than ``shipped`` (the
-    other photo networks' on the same tiles), by the median size of each
-    (:func:`vision.train_pretrained.scale_temperature`'s measure)."""
-    own = np.abs(piece_log_odds(trainer.predict(pictures, False)))
-    return float(np.median(own) / np.median(shipped))
+    """How many times the trainer's piece log-odds are larger than those of the logits
+    ``shipped`` (the other photo networks' on the same tiles), by the median size of
+    each, as ``vision.train_pretrained`` scales its classifier."""
+    return log_odds_scale(trainer.predict(pictures, False), shipped)
 
 
 def wrong_left_out(trainer: Trainer, pictures: Pictures, truth: npt.NDArray[np.int64],
@@ -378,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     every = kept[::5]
     rows = np.concatenate([part.pop("rows") for part in parts])  # (weights made above)
     others = tuple(name for name in VisionConfig().photo_nets if name != NET_FILE)
-    shipped = np.abs(piece_log_odds(logits_of(rows[every], False, others)))
+    shipped = logits_of(rows[every], False, others)
     del rows
     # The photos' rows come draws at a time, 64 a read: the first read of each photo
     # is from its labelled corners.

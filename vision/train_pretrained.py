@@ -169,9 +169,15 @@ def scale_temperature(layers: Layers, features: npt.NDArray[np.float16],
     logits of ``nets`` (the shipped photo networks), by the median size of each over
     the same tiles: the classifier's logits divided by it have about the same say in
     the mean of every network's logits as each of the others."""
-    ours = np.abs(piece_log_odds(forward(layers, features.astype(np.float32))))
-    theirs = np.abs(piece_log_odds(logits_of(rows, False, nets)))
-    return float(np.median(ours) / np.median(theirs))
+    return log_odds_scale(forward(layers, features.astype(np.float32)),
+                          logits_of(rows, False, nets))
+
+
+def log_odds_scale(ours: FloatArray, theirs: FloatArray) -> float:
+    """How many times the piece log-odds of the logits ``ours`` are larger than those of
+    ``theirs`` (the same tiles), by the median size of each."""
+    return float(np.median(np.abs(piece_log_odds(ours)))
+                 / np.median(np.abs(piece_log_odds(theirs))))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ import pytest
 from tests.vision.test_pretrained import _rows
 from vision import finetune_pretrained as ft
 from vision import pretrained
+from vision.square_net import LAB_SCALE
 
 
 @pytest.fixture(scope="module")
@@ -86,15 +87,29 @@ def test_pictures_round_trip_within_a_step_of_the_uint8_scale() -> None:
     np.testing.assert_allclose(ft.from_pictures(pictures), scaled, atol=0.5 / 128 + 1e-6)
 
 
-def test_the_tiles_pictures_are_the_pretrained_graphs_own(state: pretrained.State) -> None:
+def test_the_tiles_pictures_are_the_tiles_as_opencv_turns_them_into_rgb() -> None:
     rows = _rows(6, 5, ft.SCALE)
     net = ft.rgb_net()
     net.setInput(rows)
     pictures = ft.to_pictures(np.asarray(net.forward(), np.float32))
     high, wide = ft.SAMPLING.picture
     assert pictures.shape == (5, high, wide, 3)
-    # a mid-grey tile and a piece on it: not all one value
-    assert pictures.std() > 5
+    values = high * wide * 3
+    lab = (rows[:, :values].reshape(-1, high, wide, 3) * LAB_SCALE
+           + rows[:, None, None, values:] * 100.0)
+    for index, tile in enumerate(lab):
+        rgb = np.clip(cv2.cvtColor(tile.astype(np.float32), cv2.COLOR_Lab2RGB), 0, 1)
+        want = np.rint(rgb * 255)
+        assert np.abs(pictures[index].astype(np.float32) - want).max() <= 2, index
+
+
+def test_the_command_names_a_keep_without_a_board_left_out(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for keep in ("--keep", "--keep-frozen"):
+        with pytest.raises(SystemExit) as stop:
+            ft.main([keep, str(tmp_path / "x.onnx")])
+        assert stop.value.code == 2 and "--leave-out" in capsys.readouterr().err
+        assert not (tmp_path / "x.onnx").exists()
 
 
 needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
