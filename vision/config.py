@@ -80,6 +80,13 @@ class VisionConfig:
     # piece"): development squares wrong at 0, 1, 2, 3: 47, 47, 44, 51 (synthetic set 0's
     # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
     fused_hidden_bias: float = 2.0
+    # With a reference, the network sees each tile less the empty board's own
+    # departures from its square colours (squares.departures: marks printed inside
+    # squares, grain), so what the empty picture shows too is no change
+    # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares").
+    fused_reference_tiles: bool = False
+    # how far (pixels of the warp) a mark may lie from where the empty picture had it
+    fused_reference_shift: int = 2
     # Without a reference (board_reader="net"), each photo's colour threshold
     # moves to where its occupied squares' white-against-black scores split
     # (vision.photo_split), where the split's separation is at least
