@@ -14,6 +14,11 @@ models' sizes and thresholds were chosen; any other seed is a held-out check).
 labelled corners, then N times each with every corner moved at random by 1%
 and by 2% of a square (a pixel or so; fixed seed), and prints the squares
 read wrong: how much a reading depends on where exactly the corners are.
+``--prints N`` reads N scenes whose boards carry marks printed inside squares
+(:func:`vision.synthetic.printed_scene`: emblems, coordinates, rings, as roll-up mats carry
+them; set ``--seed``), without a reference and with the empty board's picture (its marks
+too) as one, and prints how many marks on empty squares were read as pieces and the
+squares wrong against the same scenes without their marks (the peer).
 ``--pieces-on N`` times N still frames of a board watched without a reference (its
 pieces on: ``vision watch --pieces-on``): the pipeline, which keeps its reading once the
 board has come to rest, against reading every still frame, as it did before.
@@ -22,9 +27,11 @@ board has come to rest, against reading every still frame, as it did before.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import time
 
+import chess
 import cv2
 import numpy as np
 
@@ -120,6 +127,54 @@ def error_rates(images: int, seed: int = 0) -> dict[str, tuple[int, int]]:
     return {mode: (w, t) for mode, (w, t) in counts.items()}
 
 
+PRINTS_STREAM = 7000  # the printed scenes of set S draw from stream S + this (no fit does)
+
+
+@dataclasses.dataclass(frozen=True)
+class PrintErrors:
+    """A reading of scenes whose boards carry printed marks, against the same scenes
+    without them."""
+
+    marks: int  # marks printed on empty squares
+    marks_read: int  # of those, read as pieces
+    wrong: int  # squares wrong in the printed scenes
+    wrong_unprinted: int  # squares wrong in the same scenes without the marks
+    squares: int
+
+
+def print_errors(scenes: int, seed: int = 0, reference: bool = False) -> PrintErrors:
+    """``scenes`` printed scenes (:func:`vision.synthetic.printed_scene`: unseen boards
+    and sets, one to four marks printed inside squares, as roll-up mats carry them)
+    read without a reference, or with the empty board's picture (its marks too) as
+    one, and the same scenes without the marks, rendered with the same noise."""
+    config = VisionConfig()
+    rng = np.random.default_rng(PRINTS_STREAM + seed)
+    first = (PRINTS_STREAM + seed) * 1000
+    marks = marks_read = wrong = wrong_unprinted = 0
+    for index in range(scenes):
+        printed = synthetic.printed_scene(rng)
+        geometry = printed.geometry()
+        sampler = make_sampler(config, geometry)
+        truth = printed.grid()
+        for scene in (printed, dataclasses.replace(printed, prints={})):
+            image = warp(config, synthetic.render(scene, first + index), geometry)
+            empty = (warp(config, synthetic.render(scene.with_pieces({}),
+                                                   first + index + 500), geometry)
+                     if reference else None)
+            grid = read_squares(config, sampler, image, empty).grid
+            misread = [chess.square(file, 7 - row) for row in range(8) for file in range(8)
+                       if grid[row][file] != truth[row][file]]
+            if scene is printed:
+                wrong += len(misread)
+                empty_marks = [square for square in printed.prints
+                               if square not in printed.pieces]
+                marks += len(empty_marks)
+                marks_read += sum(square in misread for square in empty_marks)
+            else:
+                wrong_unprinted += len(misread)
+    return PrintErrors(marks, marks_read, wrong, wrong_unprinted, 64 * scenes)
+
+
 def photo_errors(draws: int, noise: float, seed: int = 2026) -> tuple[int, int, int]:
     """(readings with a square wrong, wrong squares, readings) of the real
     photos with their corners moved by ``noise`` squares (sd), ``draws`` times
@@ -154,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="scene set for the accuracy run (default 0, the documented one)")
     parser.add_argument("--photos", type=int, default=0,
                         help="draws of moved corners per real photo (default 0: skip)")
+    parser.add_argument("--prints", type=int, default=0, metavar="N",
+                        help="printed scenes to read, with and without a reference "
+                             "(default 0: skip)")
     parser.add_argument("--pieces-on", type=int, default=0, metavar="N",
                         help="still frames to time without a reference (default 0: skip)")
     args = parser.parse_args(argv)
@@ -179,6 +237,17 @@ def main(argv: list[str] | None = None) -> int:
         for mode, (wrong, total) in error_rates(args.images, args.seed).items():
             print(f"synthetic accuracy, {mode}: {wrong} of {total} squares wrong "
                   f"({100 * wrong / total:.3f}%) over {args.images} images (set {args.seed})")
+        print(f"  ({time.perf_counter() - start:.0f} s)")
+    if args.prints:
+        start = time.perf_counter()
+        for reference in (False, True):
+            found = print_errors(args.prints, args.seed, reference)
+            mode = "reference" if reference else "no reference"
+            print(f"printed marks, {mode}: {found.marks_read} of {found.marks} marks on "
+                  f"empty squares read as pieces; {found.wrong} of {found.squares} squares "
+                  f"wrong, against {found.wrong_unprinted} without the marks (peer): ratio "
+                  f"{found.wrong / max(found.wrong_unprinted, 1):.2f} "
+                  f"({args.prints} scenes, set {args.seed})")
         print(f"  ({time.perf_counter() - start:.0f} s)")
     if args.photos:
         if not (samples_dir() / "labels.json").exists():

@@ -84,9 +84,12 @@ class VisionConfig:
     # departures from its square colours (squares.departures: marks printed inside
     # squares, grain), so what the empty picture shows too is no change
     # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares").
-    fused_reference_tiles: bool = False
+    fused_reference_tiles: bool = True
     # how far (pixels of the warp) a mark may lie from where the empty picture had it
     fused_reference_shift: int = 2
+    # only departures at least this far from the square's colour (Lab units, the
+    # largest channel): 0 takes grain and noise away too
+    fused_reference_least: float = 12.0
     # Without a reference (board_reader="net"), each photo's colour threshold
     # moves to where its occupied squares' white-against-black scores split
     # (vision.photo_split), where the split's separation is at least

@@ -441,6 +441,10 @@ class Reference:
     models: tuple[FloatArray, FloatArray]  # square_models of the empty board
     foot: FloatArray  # (64, f, 3) Lab on the footprints (sampler.lean)
     ring_log: FloatArray  # (3, 64 m) log(B, G, R + SHADE_OFFSET) on the square borders
+    # (2, crop * crop, 3) the least and greatest of the empty board's Lab less its square
+    # models (marks printed on it, grain) within config.fused_reference_shift pixels, zero
+    # within 2 pixels of a grid line and outside the squares (departures)
+    departures: FloatArray
 
 
 SHADE_OFFSET = 4.0  # grey levels added before a logarithm: noise in dark pixels
@@ -618,14 +622,65 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
     lab = to_lab(board)
     grads = gradients(lab, board.shape)
     edges = grads.magnitude
+    models = square_models(config, sampler, lab)
     disc = lab[sampler.disc]
     texture = disc[..., 0] - disc[..., 0].mean(axis=1, keepdims=True)
     return Reference(lab[:, 0][sampler.ring], disc, edges[sampler.disc],
                      lab[sampler.base], edges[sampler.base], texture,
                      np.square(texture).sum(axis=1), texture.std(axis=1),
                      isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board),
-                     square_models(config, sampler, lab), lab[sampler.lean.footprint],
-                     ring_log(sampler, board))
+                     models, lab[sampler.lean.footprint], ring_log(sampler, board),
+                     departures(sampler, lab, models, config.fused_reference_shift,
+                                config.fused_reference_least))
+
+
+def square_of_pixel(sampler: SquareSampler) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Each pixel's square (crop * crop,), row-major from a8, and whether the pixel is
+    inside the squares more than 2 pixels from a grid line (where a pixel's shift does
+    not move a border across it)."""
+    side = sampler.crop
+    square = (side - 4) // 8
+    at = np.arange(side) - 2
+    inside = (at >= 0) & (at < 8 * square) & (np.minimum(at % square, square - 1 - at % square)
+                                              >= 2)
+    cell = np.clip(at // square, 0, 7)
+    index = (cell[:, None] * 8 + cell[None, :]).reshape(-1)
+    return index, (inside[:, None] & inside[None, :]).reshape(-1)
+
+
+def departures(sampler: SquareSampler, lab: FloatArray, models: tuple[FloatArray, FloatArray],
+               shift: int, least: float = 0.0) -> FloatArray:
+    """What is printed or grown on an empty board itself (2, crop * crop, 3): its Lab
+    less the square models (its own square's colour at each pixel), the least and the
+    greatest of that within ``shift`` pixels (per channel), so that a picture a pixel
+    or two off the empty one still finds its marks' departures. Zero within 2 pixels of
+    a grid line, where a pixel's shift moves a border, and outside the squares."""
+    index, keep = square_of_pixel(sampler)
+    own = np.where(sampler.light[:, None], models[0], models[1])[index]
+    away = lab - own
+    if least > 0:  # only marks: fainter departures (grain, noise) are left in the tiles
+        keep = keep & (np.abs(away).max(axis=1) >= least)
+    away = np.where(keep[:, None], away, 0.0).astype(np.float32)
+    if shift <= 0:
+        return np.stack([away, away])
+    side = sampler.crop
+    window = np.ones((2 * shift + 1, 2 * shift + 1), np.uint8)
+    grid = away.reshape(side, side, 3)
+    low = cv2.erode(grid, window).reshape(-1, 3)
+    high = cv2.dilate(grid, window).reshape(-1, 3)
+    return np.stack([np.where(keep[:, None], low, 0.0),
+                     np.where(keep[:, None], high, 0.0)]).astype(np.float32)
+
+
+def printed_on_board(sampler: SquareSampler, lab: FloatArray, models: tuple[FloatArray, FloatArray],
+                     reference: Reference, scale: FloatArray) -> FloatArray:
+    """What of a frame's Lab (crop * crop, 3) the empty board shows too: each pixel's
+    departure from its square's colour, per channel, as far as it lies within the
+    reference's departures near it (brought to this frame's light by ``scale``)."""
+    index, _keep = square_of_pixel(sampler)
+    own = np.where(sampler.light[:, None], models[0], models[1])[index]
+    low, high = reference.departures[0] * scale, reference.departures[1] * scale
+    return np.asarray(np.clip(lab - own, low, high), np.float32)
 
 
 def _expectation(sampler: SquareSampler, grads: Gradients, reference: Reference | None,
@@ -711,6 +766,8 @@ class Evidence:
     features: FloatArray  # (64, FEATURES)
     light_squares: npt.NDArray[np.bool_]  # (64,) which squares are light
     foot_unlike: npt.NDArray[np.bool_]  # (64, f) footprint pixels unlike the empty board
+    # with a reference: what of this frame the empty board shows too (printed_on_board)
+    printed: FloatArray | None = None
 
 
 def exposed_board(config: VisionConfig, sampler: SquareSampler, board: Image,
@@ -766,7 +823,9 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     _ratio, foot_d2, _shadowed = shadow_distances(config, foot, foot_expected)
     foot_unlike = foot_d2 > np.float32(config.foot_unlike ** 2)
     return Evidence(lab, pixels, expected, models[0], models[1], features, sampler.light,
-                    foot_unlike)
+                    foot_unlike,
+                    None if reference is None or not config.fused_reference_tiles
+                    else printed_on_board(sampler, lab, models, reference, scale))
 
 
 def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -948,7 +1007,10 @@ def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
     reading is the fused log-odds."""
     side = sampler.crop
     own = np.where(sampler.light[:, None], evidence.light_model, evidence.dark_model)
-    logits = logits_of(square_inputs(sampler.tiles, evidence.lab.reshape(side, side, 3),
+    lab = evidence.lab
+    if config.fused_reference_tiles and evidence.printed is not None:
+        lab = lab - evidence.printed
+    logits = logits_of(square_inputs(sampler.tiles, lab.reshape(side, side, 3),
                                      own.astype(np.float32)), False, config.game_nets)
     occupied, fused = fuse_by_base(sampler.lean, piece_log_odds(logits), change_logit,
                                    config.fused_reference_weight, config.fused_hidden_bias)

@@ -103,6 +103,9 @@ class Scene:
     # where a piece stands off its square's centre, in squares (right, towards rank 1)
     offsets: Mapping[chess.Square, tuple[float, float]] = dataclasses.field(
         default_factory=dict)
+    # marks printed flat inside squares (a kind of PRINT_KINDS each), as roll-up mats and
+    # printed boards carry them: part of the board, so a square holding one is still empty
+    prints: Mapping[chess.Square, str] = dataclasses.field(default_factory=dict)
 
     def geometry(self) -> BoardGeometry:
         """The true board corners (a8, h8, h1, a1) in the rendered image."""
@@ -291,6 +294,54 @@ def close_scene(rng: np.random.Generator) -> Scene:
                         focal_widths=(0.6, 0.9))
 
 
+PRINT_KINDS = ("emblem", "letters", "ring")
+
+
+def printed_scene(rng: np.random.Generator) -> Scene:
+    """A varied scene (:func:`varied_scene`) whose board carries one to four marks
+    printed inside squares, as roll-up mats and printed boards do (US Chess prints
+    a chequered shield on one corner square of its mats): a chequered emblem, the
+    square's name in small letters, or a ring, in the other squares' colour or a dark
+    ink (:data:`PRINT_KINDS`). Each mark is on a square drawn at random, under a piece
+    or not; the grid is that of the pieces alone."""
+    scene = varied_scene(rng)
+    count = int(rng.integers(1, 5))
+    squares = rng.choice(64, size=count, replace=False)
+    kinds = rng.integers(0, len(PRINT_KINDS), size=count)
+    return dataclasses.replace(scene, prints={int(square): PRINT_KINDS[int(kind)]
+                                              for square, kind in zip(squares, kinds,
+                                                                      strict=True)})
+
+
+def _draw_print(tex: Image, kind: str, square: chess.Square, corner: tuple[int, int],
+                side: int, ink: BGR) -> None:
+    """A mark of ``kind`` printed in ``ink`` inside the square whose top-left texture
+    pixel is ``corner`` and whose side is ``side`` pixels."""
+    x0, y0 = corner
+    cx, cy = x0 + side / 2, y0 + side / 2
+    if kind == "emblem":  # a diamond of 4 x 4 chequers, its cells alternately inked
+        half = 0.3 * side
+        ys, xs = np.mgrid[y0:y0 + side, x0:x0 + side].astype(np.float32)
+        u = (xs - cx + ys - cy) / math.sqrt(2)
+        v = (xs - cx - ys + cy) / math.sqrt(2)
+        inside = (np.abs(u) < half) & (np.abs(v) < half)
+        cells = (np.floor((u + half) / (half / 2)) + np.floor((v + half) / (half / 2))) % 2
+        edge = inside & ((np.abs(u) > 0.88 * half) | (np.abs(v) > 0.88 * half))
+        region = tex[y0:y0 + side, x0:x0 + side]
+        region[(inside & (cells == 0)) | edge] = ink
+    elif kind == "letters":  # the square's name, small, in its lower left corner
+        scale = side / 75
+        cv2.putText(tex, chess.square_name(square), (x0 + round(0.08 * side),
+                                                      y0 + round(0.9 * side)),
+                    cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, round(side / 30)),
+                    cv2.LINE_AA)
+    elif kind == "ring":
+        cv2.circle(tex, (round(cx), round(cy)), round(0.3 * side), ink,
+                   max(2, round(side / 14)), cv2.LINE_AA)
+    else:
+        raise ValueError(f"no printed mark of kind {kind!r} (one of {PRINT_KINDS})")
+
+
 def offset_draw(rng: np.random.Generator, spread: float) -> tuple[float, float]:
     """Where a piece set down by hand stands off its square's centre, in squares:
     N(0, ``spread``) along each axis, clipped to 2.5 spreads."""
@@ -419,6 +470,15 @@ def _board_texture(scene: Scene) -> tuple[Image, float]:
             colour = light if (row + col) % 2 == 0 else dark
             cv2.rectangle(tex, (px((col - 4) * s), px((row - 4) * s)),
                           (px((col - 3) * s) - 1, px((row - 3) * s) - 1), colour, -1)
+    for square, kind in scene.prints.items():
+        col, row = chess.square_file(square), 7 - chess.square_rank(square)
+        on_light = (row + col) % 2 == 0
+        # the other squares' colour, or a dark ink (a square's own seed: drawn the same
+        # every time the scene is rendered)
+        dark_ink = np.random.default_rng(square).random() < 0.4
+        ink = (35, 35, 40) if dark_ink and on_light else (dark if on_light else light)
+        _draw_print(tex, kind, square, (px((col - 4) * s), px((row - 4) * s)),
+                    px((col - 3) * s) - px((col - 4) * s), ink)
     if scene.markers:
         side = 0.75 * s
         cell = side / 6
