@@ -425,6 +425,18 @@ def _mode_ratio(now: FloatArray, before: FloatArray) -> float:
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
+class PrintedMarks:
+    """The pixels of an empty board's crop where something is printed on it (its
+    :func:`departures` not zero), each pixel's square, and the least and greatest
+    departure near it (k, 3 each)."""
+
+    pixels: npt.NDArray[np.intp]
+    squares: npt.NDArray[np.intp]
+    low: FloatArray
+    high: FloatArray
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
 class Reference:
     """An empty-board warp measured once: its Lab values and edges at the sampled pixels."""
 
@@ -441,10 +453,7 @@ class Reference:
     models: tuple[FloatArray, FloatArray]  # square_models of the empty board
     foot: FloatArray  # (64, f, 3) Lab on the footprints (sampler.lean)
     ring_log: FloatArray  # (3, 64 m) log(B, G, R + SHADE_OFFSET) on the square borders
-    # (2, crop * crop, 3) the least and greatest of the empty board's Lab less its square
-    # models (marks printed on it, grain) within config.fused_reference_shift pixels, zero
-    # within 2 pixels of a grid line and outside the squares (departures)
-    departures: FloatArray
+    marks: PrintedMarks  # what is printed on the board (config.fused_reference_least)
 
 
 SHADE_OFFSET = 4.0  # grey levels added before a logarithm: noise in dark pixels
@@ -630,8 +639,16 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
                      np.square(texture).sum(axis=1), texture.std(axis=1),
                      isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board),
                      models, lab[sampler.lean.footprint], ring_log(sampler, board),
-                     departures(sampler, lab, models, config.fused_reference_shift,
-                                config.fused_reference_least))
+                     printed_marks(sampler, departures(sampler, lab, models,
+                                                       config.fused_reference_shift,
+                                                       config.fused_reference_least)))
+
+
+def printed_marks(sampler: SquareSampler, spans: FloatArray) -> PrintedMarks:
+    """The pixels where :func:`departures` ``spans`` (2, crop * crop, 3) are not zero."""
+    pixels = np.flatnonzero(np.abs(spans).max(axis=(0, 2)) > 0)
+    index, _keep = square_of_pixel(sampler)
+    return PrintedMarks(pixels, index[pixels], spans[0][pixels], spans[1][pixels])
 
 
 def square_of_pixel(sampler: SquareSampler) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
@@ -673,14 +690,17 @@ def departures(sampler: SquareSampler, lab: FloatArray, models: tuple[FloatArray
 
 
 def printed_on_board(sampler: SquareSampler, lab: FloatArray, models: tuple[FloatArray, FloatArray],
-                     reference: Reference, scale: FloatArray) -> FloatArray:
-    """What of a frame's Lab (crop * crop, 3) the empty board shows too: each pixel's
-    departure from its square's colour, per channel, as far as it lies within the
-    reference's departures near it (brought to this frame's light by ``scale``)."""
-    index, _keep = square_of_pixel(sampler)
-    own = np.where(sampler.light[:, None], models[0], models[1])[index]
-    low, high = reference.departures[0] * scale, reference.departures[1] * scale
-    return np.asarray(np.clip(lab - own, low, high), np.float32)
+                     marks: PrintedMarks, scale: FloatArray
+                     ) -> tuple[npt.NDArray[np.intp], FloatArray] | None:
+    """What of a frame's Lab (crop * crop, 3) the empty board shows too, as (pixels,
+    Lab to take away there): each marked pixel's departure from its square's colour, per
+    channel, as far as it lies within the marks' departures near it (brought to this
+    frame's light by ``scale``). None where the board has no marks."""
+    if not len(marks.pixels):
+        return None
+    own = np.where(sampler.light[:, None], models[0], models[1])[marks.squares]
+    return marks.pixels, np.asarray(np.clip(lab[marks.pixels] - own, marks.low * scale,
+                                            marks.high * scale), np.float32)
 
 
 def _expectation(sampler: SquareSampler, grads: Gradients, reference: Reference | None,
@@ -767,7 +787,7 @@ class Evidence:
     light_squares: npt.NDArray[np.bool_]  # (64,) which squares are light
     foot_unlike: npt.NDArray[np.bool_]  # (64, f) footprint pixels unlike the empty board
     # with a reference: what of this frame the empty board shows too (printed_on_board)
-    printed: FloatArray | None = None
+    printed: tuple[npt.NDArray[np.intp], FloatArray] | None = None
 
 
 def exposed_board(config: VisionConfig, sampler: SquareSampler, board: Image,
@@ -825,7 +845,7 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     return Evidence(lab, pixels, expected, models[0], models[1], features, sampler.light,
                     foot_unlike,
                     None if reference is None or not config.fused_reference_tiles
-                    else printed_on_board(sampler, lab, models, reference, scale))
+                    else printed_on_board(sampler, lab, models, reference.marks, scale))
 
 
 def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
@@ -1009,7 +1029,9 @@ def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
     own = np.where(sampler.light[:, None], evidence.light_model, evidence.dark_model)
     lab = evidence.lab
     if config.fused_reference_tiles and evidence.printed is not None:
-        lab = lab - evidence.printed
+        pixels, printed = evidence.printed
+        lab = lab.copy()
+        lab[pixels] -= printed
     logits = logits_of(square_inputs(sampler.tiles, lab.reshape(side, side, 3),
                                      own.astype(np.float32)), False, config.game_nets)
     occupied, fused = fuse_by_base(sampler.lean, piece_log_odds(logits), change_logit,
