@@ -12,7 +12,9 @@ scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see
 :func:`vision.synthetic.varied_scene`; and, with ``--close N``, close scenes of a
 phone held over the table, :func:`vision.synthetic.close_scene`, not in the
-shipped recipe; with ``--off-centre SPREAD`` every synthetic scene's pieces stand
+shipped recipe; with ``--printed N`` (every trainer), boards with marks printed inside
+squares, :func:`vision.synthetic.printed_scene`, not in the shipped recipe either;
+with ``--off-centre SPREAD`` every synthetic scene's pieces stand
 N(0, SPREAD) squares off their squares' centres, :func:`vision.synthetic.off_centre`),
 adds the labelled real photos
 (``tests/vision/data/samples`` and every photo that
@@ -141,6 +143,8 @@ VARIED_STREAM_OFFSET = 1000  # the varied scenes of stream S draw from stream S 
 VARIED_RENDER_OFFSET = 5_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
 CLOSE_STREAM_OFFSET = 2000  # the close scenes of stream S draw from stream S + this
 CLOSE_RENDER_OFFSET = 6_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
+PRINTED_STREAM_OFFSET = 4000  # the printed scenes of stream S draw from stream S + this
+PRINTED_RENDER_OFFSET = 7_000_000  # and render from S * RENDER_SEEDS_PER_STREAM + this
 OFF_CENTRE_TAG = 3000  # with the stream and the part's name: the off-centre draws' seed
 
 
@@ -166,6 +170,18 @@ def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float 
                             np.random.default_rng(stream + CLOSE_STREAM_OFFSET),
                             stream * RENDER_SEEDS_PER_STREAM + CLOSE_RENDER_OFFSET,
                             off_centre, offsets_rng(stream, "close"), read)
+
+
+def printed_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
+                read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
+    """Rows and labels of ``scenes`` printed scenes (:func:`vision.synthetic.printed_scene`:
+    varied scenes whose boards carry marks printed inside squares, empty squares all the
+    same), each read from corners moved by 2% of a square (sd); pieces set off centre
+    as in :func:`synthetic_set`."""
+    return _moved_scene_set(config, scenes, synthetic.printed_scene,
+                            np.random.default_rng(stream + PRINTED_STREAM_OFFSET),
+                            stream * RENDER_SEEDS_PER_STREAM + PRINTED_RENDER_OFFSET,
+                            off_centre, offsets_rng(stream, "printed"), read)
 
 
 def _moved_scene_set(config: VisionConfig, scenes: int,
@@ -432,6 +448,9 @@ def add_part_arguments(parser: argparse.ArgumentParser, *, rendered_draws: int) 
     parser.add_argument("--photo-draws", type=int, default=6, help="reads of each sample photo")
     parser.add_argument("--photo-weight", type=float, default=3.0,
                         help="the weight of each tile of a real photo (samples and development)")
+    parser.add_argument("--printed", type=int, default=0,
+                        help="printed scenes: boards with marks printed inside squares "
+                             "(emblems, coordinates, rings; default 0)")
     parser.add_argument("--real-draws", type=int, default=4,
                         help="reads of each real development photo (real_boards, split dev)")
     parser.add_argument("--rendered", type=Path, default=None, metavar="DIR",
@@ -477,6 +496,11 @@ def training_parts(config: VisionConfig, args: argparse.Namespace,
         rows, labels = close_set(config, args.close, args.stream, args.off_centre, read=read)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
 
+    def printed() -> Part:
+        rows, labels = printed_set(config, args.printed, args.stream, args.off_centre,
+                                   read=read)
+        return {"rows": rows, "labels": labels, "board": np.full(len(rows), "")}
+
     def samples() -> Part:
         rows, labels = photo_set(config, args.photo_draws, args.seed, read=read)
         return {"rows": rows, "labels": labels, "board": np.full(len(rows), "samples")}
@@ -506,6 +530,9 @@ def training_parts(config: VisionConfig, args: argparse.Namespace,
                 f"{real_dev_key()}{kept}", real)
         | {"weight": args.photo_weight},
     ]
+    if args.printed:
+        parts.append(_cached(cache, f"printed-{args.stream}-{args.printed}{aside}", printed)
+                     | {"weight": 1.0})
     if args.rendered is not None:
         labels = args.rendered / "labels.json"
         parts.append(_cached(cache, f"rendered{PHOTO_TILES_VERSION}-{args.rendered_draws}-"

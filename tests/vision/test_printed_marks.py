@@ -5,6 +5,7 @@ printed inside squares")."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 
 import chess
@@ -16,6 +17,12 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.squares import departures, make_sampler, read_squares, square_models, to_lab
+from vision.train_occupancy import (
+    PRINTED_STREAM_OFFSET,
+    add_part_arguments,
+    grid_labels,
+    printed_set,
+)
 
 CONFIG = VisionConfig()
 OFF = dataclasses.replace(CONFIG, fused_reference_tiles=False)
@@ -143,3 +150,21 @@ def test_the_benchmark_counts_the_marks_and_its_peer() -> None:
     assert 0 < found.marks <= 12 and 0 <= found.marks_read <= found.marks
     assert found.wrong >= found.marks_read
     assert found.wrong_unprinted >= 0
+
+
+def test_the_trainers_can_learn_from_printed_scenes() -> None:
+    """``--printed N`` (vision.train_occupancy's part options, shared by the three
+    trainers): N printed scenes' tiles, labelled by their pieces alone, drawn the same
+    every time."""
+    rows, labels = printed_set(CONFIG, 2, stream=5)
+    again, _ = printed_set(CONFIG, 2, stream=5)
+    assert rows.shape[0] == labels.shape[0] == 128
+    np.testing.assert_array_equal(rows, again)
+    # the first scene is the stream's first printed scene (its corners' draws follow it)
+    first = synthetic.printed_scene(np.random.default_rng(5 + PRINTED_STREAM_OFFSET))
+    assert first.prints
+    np.testing.assert_array_equal(labels[:64], grid_labels(first.grid()))
+    parser = argparse.ArgumentParser()
+    add_part_arguments(parser, rendered_draws=1)
+    assert parser.parse_args(["--printed", "40"]).printed == 40
+    assert parser.parse_args([]).printed == 0
