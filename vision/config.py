@@ -80,10 +80,12 @@ class VisionConfig:
     # piece"): development squares wrong at 0, 1, 2, 3: 47, 47, 44, 51 (synthetic set 0's
     # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
     fused_hidden_bias: float = 2.0
-    # With a reference, the network sees each tile less the empty board's own
-    # departures from its square colours (squares.departures: marks printed inside
-    # squares, grain), so what the empty picture shows too is no change
-    # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares").
+    # With a reference, the network sees each tile less the marks printed on the empty
+    # board (squares.departures: where it departs from its square colours by at least
+    # fused_reference_least), so what the empty picture shows too is no change
+    # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares":
+    # chosen by the third of three rules; printed synthetic boards 132 -> 1 marks read
+    # as pieces, development data 43 -> 43, a real mat no network saw 87 -> 48).
     fused_reference_tiles: bool = True
     # how far (pixels of the warp) a mark may lie from where the empty picture had it
     fused_reference_shift: int = 2
