@@ -1028,7 +1028,7 @@ def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
     side = sampler.crop
     own = np.where(sampler.light[:, None], evidence.light_model, evidence.dark_model)
     lab = evidence.lab
-    if config.fused_reference_tiles and evidence.printed is not None:
+    if evidence.printed is not None:  # (gather_evidence leaves it None when switched off)
         pixels, printed = evidence.printed
         lab = lab.copy()
         lab[pixels] -= printed

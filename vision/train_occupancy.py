@@ -154,10 +154,7 @@ def varied_set(config: VisionConfig, scenes: int, stream: int, off_centre: float
     wooden boards and sets, lamp light and daylight, more blur, noise and JPEG loss),
     each read from corners moved by 2% of a square (sd), as a real photo's labelled
     corners may be; pieces set off centre as in :func:`synthetic_set`."""
-    return _moved_scene_set(config, scenes, synthetic.varied_scene,
-                            np.random.default_rng(stream + VARIED_STREAM_OFFSET),
-                            stream * RENDER_SEEDS_PER_STREAM + VARIED_RENDER_OFFSET,
-                            off_centre, offsets_rng(stream, "varied"), read)
+    return _moved_scene_set(config, "varied", scenes, stream, off_centre, read)
 
 
 def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
@@ -166,10 +163,7 @@ def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float 
     a phone's 4:3 picture from 8 to 12 squares away, pieces of every kind leaning
     far), each read from corners moved by 2% of a square (sd); pieces set off centre
     as in :func:`synthetic_set`."""
-    return _moved_scene_set(config, scenes, synthetic.close_scene,
-                            np.random.default_rng(stream + CLOSE_STREAM_OFFSET),
-                            stream * RENDER_SEEDS_PER_STREAM + CLOSE_RENDER_OFFSET,
-                            off_centre, offsets_rng(stream, "close"), read)
+    return _moved_scene_set(config, "close", scenes, stream, off_centre, read)
 
 
 def printed_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
@@ -178,21 +172,29 @@ def printed_set(config: VisionConfig, scenes: int, stream: int, off_centre: floa
     varied scenes whose boards carry marks printed inside squares, empty squares all the
     same), each read from corners moved by 2% of a square (sd); pieces set off centre
     as in :func:`synthetic_set`."""
-    return _moved_scene_set(config, scenes, synthetic.printed_scene,
-                            np.random.default_rng(stream + PRINTED_STREAM_OFFSET),
-                            stream * RENDER_SEEDS_PER_STREAM + PRINTED_RENDER_OFFSET,
-                            off_centre, offsets_rng(stream, "printed"), read)
+    return _moved_scene_set(config, "printed", scenes, stream, off_centre, read)
 
 
-def _moved_scene_set(config: VisionConfig, scenes: int,
-                     make: Callable[[np.random.Generator], synthetic.Scene],
-                     rng: np.random.Generator, first_render: int,
-                     off_centre: float, aside: np.random.Generator,
-                     read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
-    """Rows and labels of ``scenes`` scenes drawn by ``make`` from ``rng``, their
-    pieces set N(0, ``off_centre``) squares off centre by draws from ``aside``,
-    rendered with seeds from ``first_render`` on, each read from corners moved by 2%
-    of a square (sd)."""
+# Each kind of scene read from moved corners: how a scene is drawn, and where its stream's
+# draws and renders start (added to the stream, and to stream * RENDER_SEEDS_PER_STREAM).
+MOVED_SCENES: dict[str, tuple[Callable[[np.random.Generator], synthetic.Scene], int, int]] = {
+    "varied": (synthetic.varied_scene, VARIED_STREAM_OFFSET, VARIED_RENDER_OFFSET),
+    "close": (synthetic.close_scene, CLOSE_STREAM_OFFSET, CLOSE_RENDER_OFFSET),
+    "printed": (synthetic.printed_scene, PRINTED_STREAM_OFFSET, PRINTED_RENDER_OFFSET),
+}
+
+
+def _moved_scene_set(config: VisionConfig, kind: str, scenes: int, stream: int,
+                     off_centre: float, read: RowsOf = board_rows
+                     ) -> tuple[FloatArray, IntArray]:
+    """Rows and labels of ``scenes`` scenes of ``kind`` (:data:`MOVED_SCENES`) from
+    ``stream``, their pieces set N(0, ``off_centre``) squares off centre by draws of
+    their own (:func:`offsets_rng`), each read from corners moved by 2% of a square
+    (sd)."""
+    make, draws, renders = MOVED_SCENES[kind]
+    rng = np.random.default_rng(stream + draws)
+    first_render = stream * RENDER_SEEDS_PER_STREAM + renders
+    aside = offsets_rng(stream, kind)
     rows, labels = [], []
     for index in range(scenes):
         scene = synthetic.off_centre(make(rng), aside, off_centre)
