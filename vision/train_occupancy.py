@@ -13,7 +13,9 @@ varied scenes of wooden boards and sets under lamp light and daylight, see
 :func:`vision.synthetic.varied_scene`; and, with ``--close N``, close scenes of a
 phone held over the table, :func:`vision.synthetic.close_scene`, not in the
 shipped recipe; with ``--printed N`` (every trainer), boards with marks printed inside
-squares, :func:`vision.synthetic.printed_scene`, not in the shipped recipe either;
+squares, :func:`vision.synthetic.printed_scene`, not in the shipped recipe either
+(400 of them cost the development photos colours and did not carry over to a real
+mat's emblem: docs/camera-development.md, "An eighteenth candidate");
 with ``--off-centre SPREAD`` every synthetic scene's pieces stand
 N(0, SPREAD) squares off their squares' centres, :func:`vision.synthetic.off_centre`),
 adds the labelled real photos
