@@ -14,8 +14,9 @@ varied scenes of wooden boards and sets under lamp light and daylight, see
 phone held over the table, :func:`vision.synthetic.close_scene`, not in the
 shipped recipe; with ``--printed N`` (every trainer), boards with marks printed inside
 squares, :func:`vision.synthetic.printed_scene`, not in the shipped recipe either
-(400 of them cost the development photos colours and did not carry over to a real
-mat's emblem: docs/camera-development.md, "An eighteenth candidate");
+(fitted with 400 of them, the photo networks misread more pieces' colours on the
+development photos and still read a real mat's emblem as a piece: docs/camera-development.md,
+"An eighteenth candidate");
 with ``--off-centre SPREAD`` every synthetic scene's pieces stand
 N(0, SPREAD) squares off their squares' centres, :func:`vision.synthetic.off_centre`),
 adds the labelled real photos
