@@ -178,6 +178,11 @@ class VisionConfig:
     # trained without them (`train_occupancy --leave-out walnut,greywood,amber --keep`:
     # the boards added since come last in the labels, so the other photos' draws are as then).
     game_nets: tuple[str, ...] = ("occupancy.onnx",)
+    # A photo read without a reference lowers each piece's log-odds by this much
+    # times the share of its footprint that nearer pieces of its own colour cover
+    # (vision.leaning.lower_under_tops; 0: off). Twenty-eighth session, "A
+    # nineteenth candidate" in docs/camera-development.md.
+    photo_top_bias: float = 0.0
     # A photo read without a reference lists the squares whose occupancy
     # log-odds lie within this margin of its threshold as unsure, for a person
     # to look at (eleventh session: the smallest whole margin listing half the

@@ -238,3 +238,33 @@ def hold_hidden(table: LeanTable, labels: str, log_odds: FloatArray, held: str,
             out[b] = held[b]
         occupied[b] = out[b] != "."
     return "".join(out)
+
+
+def lower_under_tops(table: LeanTable, classes: IntArray, log_odds: FloatArray,
+                     bias: float) -> tuple[IntArray, FloatArray]:
+    """Stage (a photo read without a reference): ``classes`` (64,: 0 empty, else a
+    piece's class) and ``log_odds`` (64,, above 0 exactly where a piece is read)
+    with every piece's log-odds lowered by ``bias`` times the share of its
+    footprint that the silhouettes of the nearer pieces of its own class cover,
+    and read empty where that takes them to 0 or below.
+
+    From a low camera the top of a tall piece lands on the square behind it, and
+    the network, sure of the piece in front, is often half sure of one there too.
+    A top shows its own piece's colour: a square read in the other colour than
+    every piece in front of it is not lowered. Squares are decided from the
+    camera outwards, so a square read empty here hides nothing behind it."""
+    out_classes = np.array(classes, np.intp)
+    out_odds = np.array(log_odds, np.float32)
+    for b in table.order:
+        own = out_classes[b]
+        if own == 0:
+            continue
+        front = (out_classes == own) & table.reaches[:, b]
+        if not front.any():
+            continue
+        share = covered_share(table, front, b)
+        out_odds[b] -= np.float32(bias * share)
+        if out_odds[b] <= 0.0:
+            LOGGER.debug("square %d: a nearer piece's top (share %.2f)", b, share)
+            out_classes[b] = 0
+    return out_classes, out_odds

@@ -28,7 +28,13 @@ import numpy.typing as npt
 
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
-from vision.leaning import LeanTable, fuse_by_base, lean_table, settle_by_base
+from vision.leaning import (
+    LeanTable,
+    fuse_by_base,
+    lean_table,
+    lower_under_tops,
+    settle_by_base,
+)
 from vision.occupancy import board_model, reference_model
 from vision.outline_vote import outline_vote
 from vision.photo_split import colours_unsure, split_labels
@@ -1009,6 +1015,8 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
         classes, odds = split_labels(config, logits, lightness)
     else:
         classes, odds = logits.argmax(axis=1), piece_log_odds(logits)
+    if config.photo_top_bias > 0.0:
+        classes, odds = lower_under_tops(sampler.lean, classes, odds, config.photo_top_bias)
     labels = "".join(CLASSES[i] for i in classes)
     grid = tuple(labels[row * 8:(row + 1) * 8] for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in odds),
