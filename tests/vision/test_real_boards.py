@@ -44,8 +44,13 @@ from vision.real_boards import (
 # its rule, written before: docs/camera-development.md, "A twelfth candidate").
 # Twenty-third session: 28 and 29, read once, the three photo networks fitted again with
 # the development part's two new wooden boards ("A thirteenth candidate").
-HELD_OUT_WRONG = 28
-LATER_WALNUT_WRONG = 29
+# Twenty-eighth session: 16 and 36, read once, a photo's pieces under a top of their own
+# colour lowered ("A nineteenth candidate"): 57 -> 52 in all, but the later walnut
+# photos 29 -> 36 (pieces half hidden behind one of their own colour now read empty).
+# Raised there, as in the sixth session: the change was chosen by its rule, written
+# before this reading, which reports and does not choose.
+HELD_OUT_WRONG = 16
+LATER_WALNUT_WRONG = 36
 
 
 def test_the_photos_their_labels_and_licences_are_in_the_repository() -> None:
