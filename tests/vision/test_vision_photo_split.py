@@ -187,8 +187,10 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
 
     monkeypatch.setattr(squares, "board_tiles", lambda *args, **kwargs: Tiles())
     monkeypatch.setattr(squares, "load_net", lambda *args: Fixed())
-    plain = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=False), None, None)
-    split = squares.read_by_net(dataclasses.replace(CONFIG, photo_split=True), None, None)
+    # the split alone: no board, so no camera pose for the tops of the pieces in front
+    alone = dataclasses.replace(CONFIG, photo_top_bias=0.0)
+    plain = squares.read_by_net(dataclasses.replace(alone, photo_split=False), None, None)
+    split = squares.read_by_net(dataclasses.replace(alone, photo_split=True), None, None)
     assert "".join(plain.grid) == "b" * 8 + "w" * 4 + "b" * 12 + "." * 40
     assert "".join(split.grid) == "w" * 12 + "b" * 12 + "." * 40
     assert not split.colours_unsure  # sure of 4 white and 12 black pieces: split
