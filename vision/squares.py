@@ -1003,7 +1003,10 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     ``config.split_lightness_relative``, against the light squares' where it stands).
     ``occupancy`` is the log-odds of a piece against an empty square, less
     that threshold. With ``config.net_mirror_average`` the logits are the
-    mean of each tile's and its mirror image's."""
+    mean of each tile's and its mirror image's. With ``config.photo_top_bias``
+    each piece's log-odds are then lowered where nearer pieces of its colour
+    cover its footprint (vision.leaning.lower_under_tops: the tops of the
+    pieces in front, seen from this camera's pose)."""
     tiles = board_tiles(config, sampler, warped)
     rows, light_squares = tiles.rows(), tiles.light
     logits = logits_of(rows, config.net_mirror_average, config.photo_nets, tiles.rows,
