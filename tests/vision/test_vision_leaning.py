@@ -11,7 +11,7 @@ import pytest
 
 from vision import synthetic
 from vision.config import VisionConfig
-from vision.geometry import warp
+from vision.geometry import BoardGeometry, warp
 from vision.leaning import (
     covered_share,
     fuse_by_base,
@@ -21,7 +21,7 @@ from vision.leaning import (
     settle_by_base,
     silhouette,
 )
-from vision.squares import make_sampler, read_squares
+from vision.squares import SquareSampler, make_sampler, read_squares
 
 CONFIG = VisionConfig()
 
@@ -210,15 +210,20 @@ def test_leaning_scenes_look_from_45_to_60_degrees_with_tall_pieces() -> None:
         assert {kind for _, kind in scene.pieces.values()} <= set(synthetic.TALL_KINDS)
 
 
-def test_a_kings_top_over_an_empty_square_is_not_read_as_a_piece() -> None:
-    """A low camera, a king in front of empty squares: its top lands on them."""
-    rng = np.random.default_rng(8)
-    scene = synthetic.leaning_scene(rng)
+def _low_camera() -> tuple[synthetic.Scene, BoardGeometry, SquareSampler, int]:
+    """A leaning scene's low camera (stream 8), its sampler, and the square
+    nearest the camera's ground point (which has squares behind it)."""
+    scene = synthetic.leaning_scene(np.random.default_rng(8))
     geometry = scene.geometry()
     sampler = make_sampler(CONFIG, geometry)
     cam_x, cam_y, _ = geometry.camera_position()
-    # The square nearest the camera's ground point that has two squares behind it.
     near = min(range(64), key=lambda s: math.hypot(s % 8 + 0.5 - cam_x, s // 8 + 0.5 - cam_y))
+    return scene, geometry, sampler, near
+
+
+def test_a_kings_top_over_an_empty_square_is_not_read_as_a_piece() -> None:
+    """A low camera, a king in front of empty squares: its top lands on them."""
+    scene, geometry, sampler, near = _low_camera()
     pieces = {chess.square(near % 8, 7 - near // 8): ("white", chess.KING)}
     image = synthetic.render(scene.with_pieces(pieces), 8)
     reached = np.flatnonzero(sampler.lean.reaches[near])
@@ -300,12 +305,7 @@ def test_a_photo_reading_lowers_pieces_under_tops_by_photo_top_bias() -> None:
     behind the other from a low camera, both read at ``photo_top_bias`` 0;
     a bias far beyond any log-odds empties the one behind, never the one
     in front."""
-    rng = np.random.default_rng(8)
-    scene = synthetic.leaning_scene(rng)
-    geometry = scene.geometry()
-    sampler = make_sampler(CONFIG, geometry)
-    cam_x, cam_y, _ = geometry.camera_position()
-    near = min(range(64), key=lambda s: math.hypot(s % 8 + 0.5 - cam_x, s // 8 + 0.5 - cam_y))
+    scene, geometry, sampler, near = _low_camera()
     behind = max(np.flatnonzero(sampler.lean.reaches[near]),
                  key=lambda s: covered_share(sampler.lean, np.eye(64, dtype=bool)[near], s))
     pieces = {chess.square(s % 8, 7 - s // 8): ("white", chess.KING) for s in (near, behind)}
