@@ -164,6 +164,19 @@ class VisionConfig:
                                    "occupancy_photo_imagenet.onnx")
     # Each photo network's weight in that mean, in photo_nets' order (empty: the same).
     photo_net_weights: tuple[float, ...] = ()
+    # Without a reference, the photo networks named in photo_shifted_nets (each reading
+    # tiles at the square networks' own scale) can also read every tile moved by
+    # photo_shift squares along each of the board's two axes, both ways, their logits
+    # the mean of the five cuts (each also mirrored with net_mirror_average). Off (0):
+    # the twenty-ninth session's twentieth candidate (docs/camera-development.md, "A
+    # twentieth candidate"), the two small networks moved by 0.06, read the four
+    # development boards left out of fits better (70 -> 62) but failed its rule on the
+    # development photos (7 -> 10 wrong) and synthetic set 0 (68 -> 72): the networks
+    # were fitted on tiles cut from corners moved by 2% of a square at most, and a cut
+    # 6% away reads some tiles like theirs worse.
+    photo_shift: float = 0.0
+    photo_shifted_nets: tuple[str, ...] = ("occupancy_photo.onnx",
+                                           "occupancy_photo_seed1.onnx")
     # The networks that read a frame with a reference (a game's, every frame), their
     # logits averaged. The eleventh session's two photo networks (occupancy.onnx and
     # occupancy_seed1.onnx, the latter since removed) were tried together and failed

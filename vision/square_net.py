@@ -107,6 +107,13 @@ def tile_maps(config: VisionConfig, geometry: BoardGeometry, scale: int = 1) -> 
     return TileMaps(np.vstack(xs).astype(np.float32), np.vstack(ys).astype(np.float32))
 
 
+def moved_maps(maps: TileMaps, dx: float, dy: float, square_px: int) -> TileMaps:
+    """The same tiles cut ``dx`` squares further along the files (right in the warp)
+    and ``dy`` along the ranks (down), in a warp of ``square_px`` pixels a square."""
+    return TileMaps(np.asarray(maps.map_x + np.float32(dx * square_px), np.float32),
+                    np.asarray(maps.map_y + np.float32(dy * square_px), np.float32))
+
+
 def square_inputs(maps: TileMaps, lab_board: FloatArray, own: FloatArray,
                   which: npt.NDArray[np.intp] | None = None) -> FloatArray:
     """The network's input rows (64 or len(which), INPUTS): each square's tile

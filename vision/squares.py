@@ -46,6 +46,7 @@ from vision.square_net import (
     load_net,
     luminance,
     mirrored,
+    moved_maps,
     piece_log_odds,
     relative_lightness,
     square_inputs,
@@ -918,6 +919,12 @@ class BoardTiles:
         """The input rows of tiles ``scale`` times as fine (1: the square networks')."""
         return square_inputs(self.sampler.tiles_at(scale), self.lab, self.own, which)
 
+    def moved_rows(self, dx: float, dy: float) -> FloatArray:
+        """The square networks' input rows of every tile cut ``dx`` squares further
+        along the files and ``dy`` along the ranks."""
+        maps = moved_maps(self.sampler.tiles, dx, dy, self.sampler.config.square_px)
+        return square_inputs(maps, self.lab, self.own)
+
 
 def board_tiles(config: VisionConfig, sampler: SquareSampler, warped: Image,
                 lab: FloatArray | None = None) -> BoardTiles:
@@ -952,26 +959,52 @@ def net_logits(config: VisionConfig, sampler: SquareSampler, warped: Image,
     return logits_of(net_rows(config, sampler, warped, which, lab), mirror_average)
 
 
+def shift_steps(shift: float) -> tuple[tuple[float, float], ...]:
+    """The four moves (squares along the files, along the ranks) of a tile read again
+    ``shift`` squares away along each of the board's axes, both ways."""
+    return ((shift, 0.0), (-shift, 0.0), (0.0, shift), (0.0, -shift))
+
+
 def logits_of(rows: FloatArray, mirror_average: bool,
               nets: tuple[str, ...] = (NET_FILE,),
               finer: Callable[[int], FloatArray] | None = None,
-              weights: tuple[float, ...] = ()) -> FloatArray:
+              weights: tuple[float, ...] = (),
+              moved: Callable[[float, float], FloatArray] | None = None,
+              shifted: tuple[str, ...] = (), shift: float = 0.0) -> FloatArray:
     """The mean logits of input rows over the shipped networks ``nets``, each
     weighing its share of ``weights`` (empty: the same); with
     ``mirror_average``, over each tile and its mirror image too. A network that
     reads finer tiles (``SquareNet.scale`` above 1) reads ``finer(scale)``, the
-    same squares' rows at that scale."""
+    same squares' rows at that scale. With ``shift`` above 0, a network named in
+    ``shifted`` reads each tile also cut ``shift`` squares away along each axis
+    both ways (:func:`shift_steps`; ``moved(dx, dy)``, the rows so cut), its
+    logits the mean of the five cuts."""
     raw = net_weights(nets, weights)
     total = np.zeros((len(rows), len(CLASSES)), np.float32)
     for name, weight in zip(nets, raw, strict=True):
         net = load_net(name)
         mine = rows if net.scale == 1 else _finer_rows(finer, net.scale, name)
-        views = (mine, mirrored(mine)) if mirror_average else (mine,)
-        for view in views:
-            logits = net.logits(view)
-            # a weight of 1 adds the logits as they are, so equal weights read as before
-            total += logits if weight == 1.0 else np.float32(weight) * logits
+        cuts = [mine]
+        if shift > 0.0 and name in shifted:
+            cuts += _moved_rows(moved, net.scale, shift, name)
+        # a cut weighs its network's weight over the cuts; with one cut and a weight of
+        # 1 the logits are added as they are, so equal weights read as before
+        share = weight if len(cuts) == 1 else weight / len(cuts)
+        for cut in cuts:
+            for view in ((cut, mirrored(cut)) if mirror_average else (cut,)):
+                logits = net.logits(view)
+                total += logits if share == 1.0 else np.float32(share) * logits
     return np.asarray(total / (sum(raw) * (2 if mirror_average else 1)), np.float32)
+
+
+def _moved_rows(moved: Callable[[float, float], FloatArray] | None, scale: int,
+                shift: float, name: str) -> list[FloatArray]:
+    """The rows of the four moved cuts (:func:`shift_steps`) the network ``name`` reads."""
+    if moved is None or scale != 1:
+        raise SquareNetError(f"the network {name} is to read tiles moved by {shift} "
+                             "squares, and " + ("none were given" if moved is None else
+                                                f"it reads tiles {scale} times as fine"))
+    return [moved(dx, dy) for dx, dy in shift_steps(shift)]
 
 
 def net_weights(nets: tuple[str, ...], weights: tuple[float, ...]) -> tuple[float, ...]:
@@ -1003,14 +1036,18 @@ def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> 
     ``config.split_lightness_relative``, against the light squares' where it stands).
     ``occupancy`` is the log-odds of a piece against an empty square, less
     that threshold. With ``config.net_mirror_average`` the logits are the
-    mean of each tile's and its mirror image's. With ``config.photo_top_bias``
-    each piece's log-odds are then lowered where nearer pieces of its colour
-    cover its footprint (vision.leaning.lower_under_tops: the tops of the
+    mean of each tile's and its mirror image's; with ``config.photo_shift`` above 0
+    (off as shipped) the networks in ``config.photo_shifted_nets`` read each tile also
+    moved that many squares each way along both axes (:func:`logits_of`). With
+    ``config.photo_top_bias`` each piece's log-odds are then lowered where nearer
+    pieces of its colour cover its footprint (vision.leaning.lower_under_tops: the tops of the
     pieces in front, seen from this camera's pose)."""
     tiles = board_tiles(config, sampler, warped)
     rows, light_squares = tiles.rows(), tiles.light
     logits = logits_of(rows, config.net_mirror_average, config.photo_nets, tiles.rows,
-                       config.photo_net_weights)
+                       config.photo_net_weights,
+                       tiles.moved_rows if config.photo_shift > 0.0 else None,
+                       config.photo_shifted_nets, config.photo_shift)
     if config.photo_split:
         lightness = tile_lightness(rows)
         if config.split_lightness_relative:
