@@ -79,8 +79,12 @@ from vision.square_net import (
     CLASSES,
     INPUTS,
     LAB_SCALE,
+    TILE_H,
+    TILE_PX,
     TILE_VALUES,
     mirrored,
+    row_scale,
+    tile_shape,
 )
 from vision.squares import BoardTiles, board_tiles, make_sampler
 
@@ -312,6 +316,40 @@ def augmented(rows: FloatArray, rng: np.random.Generator, strength: float) -> Fl
     return out
 
 
+def moved(rows: FloatArray, rng: np.random.Generator, spread: float) -> FloatArray:
+    """``rows`` with each tile moved by its own random N(0, ``spread``) squares along
+    and across the lean (bilinear, the edge pixels carried on): a tile cut where a
+    photo's corners put it, a little off the square, as a photo read from corners a
+    little off would be, or read again moved (``VisionConfig.photo_shift``). 0 leaves
+    the rows as they are."""
+    if spread <= 0:
+        return rows
+    n = len(rows)
+    high, wide = tile_shape(row_scale(rows.shape[1]))
+    tiles = rows[:, :high * wide * 3].reshape(n, high, wide, 3)
+    step = rng.normal(0.0, spread * TILE_PX * high / TILE_H, (n, 2))
+    out = rows.copy()
+
+    def take(size: int, shift: npt.NDArray[np.float64]
+             ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:
+        at = np.arange(size)[None, :] - shift[:, None]
+        low = np.floor(at)
+        part = (at - low).astype(np.float32)
+        first = np.clip(low, 0, size - 1).astype(np.intp)
+        return first, np.clip(low + 1, 0, size - 1).astype(np.intp), part
+
+    y0, y1, fy = take(high, step[:, 0])
+    x0, x1, fx = take(wide, step[:, 1])
+    index = np.arange(n)[:, None, None]
+    top = (tiles[index, y0[:, :, None], x0[:, None, :]] * (1 - fx)[:, None, :, None]
+           + tiles[index, y0[:, :, None], x1[:, None, :]] * fx[:, None, :, None])
+    bottom = (tiles[index, y1[:, :, None], x0[:, None, :]] * (1 - fx)[:, None, :, None]
+              + tiles[index, y1[:, :, None], x1[:, None, :]] * fx[:, None, :, None])
+    blend = top * (1 - fy)[:, :, None, None] + bottom * fy[:, :, None, None]
+    out[:, :high * wide * 3] = blend.reshape(n, -1)
+    return out
+
+
 def flipped(rows: FloatArray, which: npt.NDArray[np.bool_]) -> FloatArray:
     """``rows`` with the tiles of ``which`` mirrored across the lean (see :func:`mirrored`)."""
     out = rows.copy()
@@ -364,15 +402,17 @@ def fit(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epoc
 
 def fit_conv(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epochs: int,
              *, channels: tuple[int, int], hidden: int, decay: float = 1e-4,
-             augment: float = 0.0) -> tile_conv.ConvLayers:
+             augment: float = 0.0, move: float = 0.0) -> tile_conv.ConvLayers:
     """The convolutional network of :mod:`vision.tile_conv` fitted as :func:`fit` fits
     the dense one: every batch :func:`augmented` by ``augment``, half its tiles
-    mirrored."""
+    mirrored, and with ``move`` each tile :func:`moved` by that spread (squares)."""
     rng = np.random.default_rng(seed)
 
     def prepare(x: FloatArray, draw: np.random.Generator) -> FloatArray:
         x = flipped(x, draw.random(len(x)) < 0.5)
-        return np.asarray(augmented(x, draw, augment), np.float32)
+        x = np.asarray(augmented(x, draw, augment), np.float32)
+        # drawn after the rest, so a fit without it draws as before
+        return moved(x, draw, move) if move > 0 else x
 
     def log(epoch: int, loss: float) -> None:
         LOGGER.info("epoch %d: loss %.4f", epoch, loss)
@@ -586,6 +626,9 @@ def main(argv: list[str] | None = None) -> int:
                              "%(default)s)")
     parser.add_argument("--augment", type=float, default=1.0,
                         help="strength of the per-tile Lab jitter (0: none)")
+    parser.add_argument("--move", type=float, default=0.0, metavar="SPREAD",
+                        help="with --arch conv: each tile of every batch moved by "
+                             "N(0, SPREAD) squares along and across the lean (0: none)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="a folder for the tiles (one .npz a part), so a refit skips "
                              "the rendering")
@@ -617,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
         channels = tuple(int(v) for v in args.channels.split(","))
         conv = fit_conv(rows[~left], labels[~left], weights[~left], args.seed, args.epochs,
                         channels=(channels[0], channels[1]), hidden=hidden[0],
-                        decay=args.decay, augment=args.augment)
+                        decay=args.decay, augment=args.augment, move=args.move)
 
         def net(x: FloatArray) -> FloatArray:
             return tile_conv.forward(conv, x)

@@ -107,3 +107,30 @@ def test_a_photo_read_without_a_reference_reads_the_moved_cuts() -> None:
     # the moves steady the reading, they do not remake it: the same squares read alike
     changed = [a != b for a, b in zip("".join(moved.grid), "".join(off.grid), strict=True)]
     assert sum(changed) <= 2
+
+
+def test_a_training_tile_moved_shows_its_content_that_far_and_keeps_its_colour() -> None:
+    from vision.square_net import TILE_PX, TILE_W
+    from vision.train_occupancy import moved
+
+    rows = np.zeros((200, INPUTS), np.float32)
+    tiles = rows[:, :-3].reshape(200, TILE_H, TILE_W, 3)
+    tiles[..., 0] = np.arange(TILE_W)[None, None, :]  # lightness: the pixel's column
+    tiles[..., 1] = np.arange(TILE_H)[None, :, None]  # a*: its row
+    rows[:, :-3] = tiles.reshape(200, -1)
+    rows[:, -3:] = 0.7
+    assert moved(rows, np.random.default_rng(1), 0.0) is rows
+    out = moved(rows, np.random.default_rng(1), 0.1)
+    after = out[:, :-3].reshape(200, TILE_H, TILE_W, 3)
+    np.testing.assert_array_equal(out[:, -3:], rows[:, -3:])
+    # away from the edges each tile is its own ramp moved by one step: the same step on
+    # every pixel, a step of about 0.1 square (TILE_PX pixels a square) spread
+    inner = after[:, 8:22, 6:12]
+    across = inner[..., 0] - tiles[:, 8:22, 6:12, 0]
+    along = inner[..., 1] - tiles[:, 8:22, 6:12, 1]
+    small = (np.abs(across).max(axis=(1, 2)) < 5) & (np.abs(along).max(axis=(1, 2)) < 7)
+    assert small.mean() > 0.95
+    np.testing.assert_allclose(across[small].std(axis=(1, 2)), 0.0, atol=1e-4)
+    np.testing.assert_allclose(along[small].std(axis=(1, 2)), 0.0, atol=1e-4)
+    spread = np.concatenate([across[:, 0, 0], along[:, 0, 0]]).std() / TILE_PX
+    assert 0.08 < spread < 0.12

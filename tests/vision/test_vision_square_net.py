@@ -345,6 +345,12 @@ def test_the_convolutional_network_runs_in_opencv_as_numpy_computes() -> None:
     np.testing.assert_allclose(net.logits(rows[:64]), tile_conv.forward(layers, rows[:64]),
                                rtol=1e-4, atol=1e-4)
     assert (tile_conv.forward(layers, rows).argmax(axis=1) == labels).mean() > 0.9
+    # with its tiles moved (train_occupancy --move) it fits otherwise, and as well
+    moved = fit_conv(rows, labels, np.ones(300, np.float32), seed=2, epochs=30,
+                     channels=(4, 8), hidden=16, move=0.1)
+    assert not all(np.array_equal(a, b) for a, b in zip(layers.params, moved.params,
+                                                         strict=True))
+    assert (tile_conv.forward(moved, rows).argmax(axis=1) == labels).mean() > 0.9
 
 
 def test_the_convolutional_networks_gradients_are_the_losss_slopes() -> None:
