@@ -642,6 +642,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.keep is not None and not args.leave_out:
         parser.error("--keep writes the network fitted with --leave-out BOARD; give both")
+    if args.move > 0 and args.arch != "conv":
+        parser.error("--move moves the tiles of the convolutional network's batches; "
+                     "give it with --arch conv")
     check_rendered(parser, args.rendered)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
