@@ -176,7 +176,10 @@ class VisionConfig:
     # 6% away reads some tiles like theirs worse. The twenty-first candidate, the two
     # fitted again with their tiles moved (train_occupancy --move 0.06) and read with
     # photo_shift 0.1, read those boards 70 -> 57 and failed on the development photos
-    # (7 -> 13).
+    # (7 -> 13). The twenty-second (thirtieth session), the shipped pair and that pair
+    # together, all four moved by 0.1, the third network a third of the mean: those
+    # boards 70 -> 56, the development photos 7 -> 13 again (the same six squares new,
+    # none fixed: worse beyond chance).
     photo_shift: float = 0.0
     photo_shifted_nets: tuple[str, ...] = ("occupancy_photo.onnx",
                                            "occupancy_photo_seed1.onnx")
