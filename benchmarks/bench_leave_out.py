@@ -86,8 +86,10 @@ def misses_of(config: VisionConfig, photo: RealBoardPhoto) -> set[Miss]:
             for index, (want, got) in enumerate(zip(truth, read, strict=True)) if want != got}
 
 
-def _files_there(nets: Sequence[str], board: str) -> bool:
-    return all(Path(pattern.format(board=board)).is_file() for pattern in nets)
+def _missing(nets: Sequence[str], board: str) -> list[str]:
+    """The files of ``nets`` (``{board}`` filled in) that are not there."""
+    return [name for name in (pattern.format(board=board) for pattern in nets)
+            if not Path(name).is_file()]
 
 
 def _check(parser: argparse.ArgumentParser, prefix: str, nets: Sequence[str],
@@ -139,12 +141,11 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [b for b in boards if b not in known]
         if unknown:
             parser.error(f"--boards: no development photos of {unknown} (there are {known})")
-        missing = [pattern.format(board=b) for b in boards for pattern in (*args.nets, *peer_nets)
-                   if not Path(pattern.format(board=b)).is_file()]
+        missing = [name for b in boards for name in _missing((*args.nets, *peer_nets), b)]
         if missing:
             parser.error(f"no such network file: {', '.join(missing)}")
     else:
-        boards = [b for b in known if _files_there(args.nets, b) and _files_there(peer_nets, b)]
+        boards = [b for b in known if not _missing((*args.nets, *peer_nets), b)]
         if not boards:
             parser.error("no development board has all the files of both readers: name "
                          "each fit <something>{board}<something>.onnx, or give --boards")

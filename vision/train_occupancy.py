@@ -79,7 +79,6 @@ from vision.square_net import (
     CLASSES,
     INPUTS,
     LAB_SCALE,
-    TILE_H,
     TILE_PX,
     TILE_VALUES,
     mirrored,
@@ -325,9 +324,10 @@ def moved(rows: FloatArray, rng: np.random.Generator, spread: float) -> FloatArr
     if spread <= 0:
         return rows
     n = len(rows)
-    high, wide = tile_shape(row_scale(rows.shape[1]))
+    scale = row_scale(rows.shape[1])
+    high, wide = tile_shape(scale)
     tiles = rows[:, :high * wide * 3].reshape(n, high, wide, 3)
-    step = rng.normal(0.0, spread * TILE_PX * high / TILE_H, (n, 2))
+    step = rng.normal(0.0, spread * TILE_PX * scale, (n, 2))  # in the tiles' pixels
     out = rows.copy()
 
     def take(size: int, shift: npt.NDArray[np.float64]
@@ -642,6 +642,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.keep is not None and not args.leave_out:
         parser.error("--keep writes the network fitted with --leave-out BOARD; give both")
+    if args.move < 0:
+        parser.error(f"--move {args.move}: a spread of squares, 0 (none) or more")
     if args.move > 0 and args.arch != "conv":
         parser.error("--move moves the tiles of the convolutional network's batches; "
                      "give it with --arch conv")

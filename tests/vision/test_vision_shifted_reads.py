@@ -12,7 +12,7 @@ from vision import squares, synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, warp
 from vision.real_boards import _image, load_real_boards
-from vision.square_net import INPUTS, LAB_SCALE, TILE_H, TILE_W, mirrored
+from vision.square_net import INPUTS, LAB_SCALE, TILE_H, TILE_PX, TILE_W, mirrored
 
 
 class _Lopsided:
@@ -110,7 +110,6 @@ def test_a_photo_read_without_a_reference_reads_the_moved_cuts() -> None:
 
 
 def test_a_training_tile_moved_shows_its_content_that_far_and_keeps_its_colour() -> None:
-    from vision.square_net import TILE_PX, TILE_W
     from vision.train_occupancy import moved
 
     rows = np.zeros((200, INPUTS), np.float32)

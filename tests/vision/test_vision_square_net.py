@@ -412,6 +412,10 @@ def test_keep_without_a_board_left_out_is_refused_before_any_training(
         train(["--arch", "dense", "--move", "0.06"])
     assert stop.value.code == 2
     assert "--arch conv" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        train(["--move", "-0.06"])
+    assert stop.value.code == 2
+    assert "--move -0.06: a spread of squares" in capsys.readouterr().err
 
 
 def test_leave_out_takes_one_board_or_several_and_refuses_an_unknown_one(
