@@ -179,7 +179,9 @@ class VisionConfig:
     # (7 -> 13). The twenty-second (thirtieth session), the shipped pair and that pair
     # together, all four moved by 0.1, the third network a third of the mean: those
     # boards 70 -> 56, the development photos 7 -> 13 again (the same six squares new,
-    # none fixed: worse beyond chance).
+    # none fixed: worse beyond chance). The twentieth read again by that rule (thirty-
+    # first session): the boards left out 70 -> 62, new 6, fixed 14, within chance, so
+    # not put to the guards.
     photo_shift: float = 0.0
     photo_shifted_nets: tuple[str, ...] = ("occupancy_photo.onnx",
                                            "occupancy_photo_seed1.onnx")
