@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draw", type=Path, metavar="DIR",
                         help="write each photo with a wrong square, marked, as DIR/<photo>.png")
     parser.add_argument("--board", help="one board's photos only (a board name in labels.json)")
+    parser.add_argument("--labels", type=Path, metavar="DIR",
+                        help="read the photos labelled in DIR/labels.json instead, e.g. the "
+                             "frames a game kept (raindrop play --keep-frames DIR)")
     parser.add_argument("--photo-nets", nargs="+", metavar="ONNX",
                         help="read without a reference by these networks together instead "
                              "of the shipped ones (VisionConfig.photo_nets): a shipped file "
@@ -151,7 +154,13 @@ def main(argv: list[str] | None = None) -> int:
             net_weights(config.photo_nets, config.photo_net_weights)
         except SquareNetError as error:
             parser.error(f"--photo-weights: {error}")
-    every = load_real_boards()
+    if args.labels is None:
+        every = load_real_boards()
+    else:
+        try:
+            every = load_real_boards(args.labels)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"cannot read the labels in {args.labels}: {error!r}")
     if args.board is not None:
         every = [photo for photo in every if photo.board == args.board]
         if not every:
@@ -218,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'':17s} colours unsure: {listed[key + ' colours unsure']} photos, "
                   f"holding {listed[key + ' colour errors unsure']} of "
                   f"{listed[key + ' colour errors']} pieces read in the wrong colour")
-    total, peer_total = sum(wrong[s] for s in SPLITS), sum(peer_wrong[s] for s in SPLITS)
+    parts = {photo.split for photo in photos}  # dev, held_out; kept frames: unassigned
+    total, peer_total = sum(wrong[s] for s in parts), sum(peer_wrong[s] for s in parts)
     print(f"ratio {peer_name} / reader (wrong squares): {peer_total / max(total, 1):.2f} "
           f"({peer_total} / {total}); time a photo: reader {1e3 * reader_s / len(photos):.1f} ms, "
           f"peer {1e3 * peer_s / len(photos):.1f} ms")

@@ -51,9 +51,12 @@ class RaindropApp(App):  # type: ignore[misc]
     board = StringProperty("sim")
     message = StringProperty("")
 
-    def __init__(self, *, board: str = "sim", **kwargs: Any) -> None:
+    def __init__(self, *, board: str = "sim", keep_frames: tuple[Path, str] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.board = board
+        # --keep-frames DIR and --keep-board NAME: the camera keeps confirmed positions
+        self.keep_frames = keep_frames
         self._settings: AppSettings | None = None
         self._sounds: Any = None
         self._haptics: Any = None
@@ -343,7 +346,9 @@ class RaindropApp(App):  # type: ignore[misc]
             link = SensingLink(source)
         elif board.partition(":")[0] != "screen":
             try:
-                link = SensingLink(open_board_source(board))
+                opened = open_board_source(board)
+                self._keep_frames(opened, board)
+                link = SensingLink(opened)
             except (BoardSourceError, SensingUnavailableError) as error:
                 LOGGER.warning("board %s unavailable: %s", board, error)
                 self.message = f"Board {board!r} not available: {error}"
@@ -362,6 +367,29 @@ class RaindropApp(App):  # type: ignore[misc]
         screen.session = session
         self.root.current = "game"
         return session
+
+    def _keep_frames(self, source: BoardSource, board: str) -> None:
+        """With ``--keep-frames``, or the setting, have a camera keep the frames of
+        confirmed positions."""
+        keep = self.keep_frames
+        if keep is None and self.settings.keep_camera_frames \
+                and board.partition(":")[0] == "camera":
+            from ui import paths
+
+            keep = (paths.kept_frames_dir(), "table")
+        if keep is None:
+            return
+        keep_frames_in = getattr(source, "keep_frames_in", None)
+        if keep_frames_in is None:
+            self.message = f"Board {board!r} has no camera: no frames are kept."
+            return
+        from companion.sensors.source import BoardSourceError
+
+        try:
+            keep_frames_in(*keep)
+        except BoardSourceError as error:
+            LOGGER.warning("%s", error)
+            self.message = f"No frames are kept: {error}"
 
     def reconnect_board(self, board: str | None = None) -> GameSession | None:
         """Open the game's board again (``board``: another one, e.g. ``screen`` for the

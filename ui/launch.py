@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 LOGGER = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ def configure(size: tuple[int, int] | None = None, *, quiet: bool = False) -> No
 
 def launch(*, board: str = "sim", demo: bool = False, screenshot: str | None = None,
            size: tuple[int, int] | None = None, game: str | None = None,
-           turns: int | None = None) -> int:
+           turns: int | None = None, keep_frames: tuple[Path, str] | None = None) -> int:
     """Run the app; returns the exit status."""
     if game is not None and screenshot is not None:
         # a screenshot run leaves the player's saved games alone
@@ -65,7 +66,7 @@ def launch(*, board: str = "sim", demo: bool = False, screenshot: str | None = N
     configure(size, quiet=screenshot is not None)
     from ui.app import RaindropApp
 
-    app = RaindropApp(board=board)
+    app = RaindropApp(board=board, keep_frames=keep_frames)
     if game is not None:
         from ui.games.demo import GamesDemo
 

@@ -24,6 +24,12 @@ def export_dir() -> Path:
     return base
 
 
+def kept_frames_dir() -> Path:
+    """Where the camera keeps the frames of confirmed positions when the settings say
+    so (vision.keep_frames): ``camera-frames`` in the export folder."""
+    return export_dir() / "camera-frames"
+
+
 def settings_path() -> Path:
     """The app's own settings file (next to the games)."""
     from companion import journal

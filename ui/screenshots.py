@@ -61,6 +61,13 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
     app.show("settings")
     yield 3
     shot("settings")
+    from kivy.uix.scrollview import ScrollView
+
+    scroll = next(w for w in app.screen("settings").walk() if isinstance(w, ScrollView))
+    scroll.scroll_y = 0  # the last settings (pieces, camera frames) and where files go
+    yield 3
+    shot("settings-end")
+    scroll.scroll_y = 1
 
     # The demo on the simulated sensing board, ending with Black's rescue card.
     app.start_game(NewGame(board="sim"), game=demo_game())

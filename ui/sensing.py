@@ -92,6 +92,11 @@ class _OnUiThread:
     def stop(self) -> None:
         self.source.stop()
 
+    def keep_position(self, snapshot: Any, board_fen: str, blue: Any = ()) -> Any:
+        """Passed on to a source that keeps what it saw (the camera), else nothing."""
+        keep = getattr(self.source, "keep_position", None)
+        return None if keep is None else keep(snapshot, board_fen, blue)
+
 
 OnUiThread = _OnUiThread
 """The same wrapper for other sources' callbacks (the games' camera, ui.games.sensing)."""

@@ -27,6 +27,7 @@ class AppSettings:
     board_colours: str = "wood"   # or "slate"
     text_size: str = "normal"     # or "large", "larger" (ui.theme.TEXT_SIZES)
     pieces: str = "cburnett"      # or "dejavu" (ui.pieces.PIECE_SETS)
+    keep_camera_frames: bool = False  # the camera keeps confirmed positions' frames
 
     @classmethod
     def load(cls, path: Path | None = None) -> AppSettings:

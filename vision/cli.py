@@ -90,6 +90,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _calibration_option(watch)
     watch.set_defaults(func=run_watch)
 
+    kept = sub.add_parser("kept", help="list the frames a game kept, and draw their labels",
+                          description="List the frames kept by 'raindrop play --board camera "
+                                      "--keep-frames DIR' (or the app's --keep-frames), each "
+                                      "with the position the game confirmed; with --draw, "
+                                      "draw each frame's grid and pieces to look at before "
+                                      "it joins the real-photo set.")
+    kept.add_argument("folder", type=Path, help="the folder given to --keep-frames")
+    kept.add_argument("--draw", type=Path, metavar="OUT",
+                      help="write each frame with its grid and pieces as OUT/<frame>.png")
+    kept.set_defaults(func=run_kept)
+
 
 def _calibration_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calibration", type=Path, metavar="FILE",
@@ -395,6 +406,40 @@ def run_watch(args: argparse.Namespace) -> int:
                 break
     finally:
         reader.stop()
+    return 0
+
+
+def run_kept(args: argparse.Namespace) -> int:
+    from vision.keep_frames import FrameKeeper, KeptFramesError
+    from vision.label_real_boards import draw_labels
+
+    if not (args.folder / "labels.json").exists():
+        raise CommandError(f"{args.folder} holds no kept frames (no labels.json)")
+    try:
+        entries = FrameKeeper.entries(args.folder)
+    except KeptFramesError as error:
+        raise CommandError(str(error)) from None
+    if args.draw is not None:
+        try:
+            args.draw.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CommandError(f"cannot make {args.draw}: {error.strerror}") from None
+    for entry in entries:
+        name = entry["image"]
+        blue = entry.get("blue_squares", [])
+        print(f"{name}  {entry.get('board', '?')}  {entry.get('split', '?')}  "
+              f"{entry['board_fen']}" + (f"  blue: {' '.join(blue)}" if blue else ""))
+        if args.draw is None:
+            continue
+        image = cv2.imread(str(args.folder / name))
+        if image is None:
+            print(f"  cannot read {args.folder / name}: not drawn", file=sys.stderr)
+            continue
+        corners = tuple(tuple(p) for p in entry["board_corners_tl_tr_br_bl"])
+        drawn = draw_labels(image, corners, int(entry["rotation_degrees"]),  # type: ignore[arg-type]
+                            entry["board_fen"])
+        cv2.imwrite(str(args.draw / f"{Path(name).stem}.png"), drawn)
+    print(f"{len(entries)} frame(s)" + (f"; drawn in {args.draw}" if args.draw else ""))
     return 0
 
 

@@ -6,6 +6,9 @@ grabber thread keeps only the newest frame, so processing never lags behind
 taken from the stored calibration when it fits, else found on the frames
 (corner markers, or the empty chessboard), checked on every frame and found
 again when the camera is bumped.
+
+With :meth:`CameraBoardReader.keep_frames_in` it also keeps the frames of the
+positions the game confirms as labelled photos (:mod:`vision.keep_frames`).
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
+from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import (
     BoardSourceError,
     LedHint,
@@ -32,12 +37,15 @@ from vision.calibration import Calibration, load_calibration
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, CalibrationError, SourceUnavailable, VisionError
 from vision.geometry import BoardGeometry, Image
+from vision.keep_frames import FrameKeeper, KeptFrame, KeptFramesError
 from vision.locate import Located, follow_markers, locate, marker_quads
 from vision.motion import FrameReading, Settler
 from vision.pipeline import BoardPipeline, StageHook
 from vision.square_net import SquareNetError
 
 LOGGER = logging.getLogger(__name__)
+
+SETTLED_KEPT = 8  # settled frames remembered for keep_position (the game decides later)
 
 
 class Capture(Protocol):
@@ -123,6 +131,11 @@ class CameraBoardReader:
         # The corner markers in view when the board was last found, to follow it
         # by those still in view after a knock (see _relocate).
         self._markers: dict[int, np.ndarray] = {}
+        # With a keeper, the frames of the last settled snapshots, by their timestamps:
+        # the game confirms a position after the snapshot has gone out.
+        self.keeper: FrameKeeper | None = None
+        self._settled: OrderedDict[float, tuple[Image, BoardGeometry]] = OrderedDict()
+        self._settled_lock = threading.Lock()
 
     # BoardSource ---------------------------------------------------------------
 
@@ -144,6 +157,37 @@ class CameraBoardReader:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
         self._thread = None
+
+    def keep_frames_in(self, directory: Path, board: str = "table") -> None:
+        """Keep the frame of every position the game confirms, labelled, in
+        ``directory`` (:class:`vision.keep_frames.FrameKeeper`; ``board`` names the
+        physical board). Raises ``BoardSourceError`` when the folder cannot be used."""
+        try:
+            self.keeper = FrameKeeper(directory, board)
+        except KeptFramesError as error:
+            raise BoardSourceError(f"--keep-frames: {error}") from None
+
+    def keep_position(self, snapshot: BoardSnapshot, board_fen: str,
+                      blue: Sequence[int] = ()) -> KeptFrame | None:
+        """The game confirmed that ``snapshot`` shows ``board_fen`` (``blue``: the
+        squares of blue pieces): keep the frame it was read from, when keeping. None
+        when not keeping, when that frame is no longer remembered, when the position
+        is the one kept last, or when it cannot be written (logged: the game goes on)."""
+        keeper = self.keeper
+        if keeper is None:
+            return None
+        with self._settled_lock:
+            kept = self._settled.get(snapshot.timestamp)
+        if kept is None:
+            LOGGER.info("camera %s: the frame of the snapshot at %.2fs is gone; not kept",
+                        self.source, snapshot.timestamp)
+            return None
+        frame, geometry = kept
+        try:
+            return keeper.keep(frame, geometry, board_fen, blue)
+        except KeptFramesError as error:
+            LOGGER.warning("camera %s: frame not kept: %s", self.source, error)
+            return None
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the reader to finish (end of a file); True when it has."""
@@ -266,6 +310,11 @@ class CameraBoardReader:
         if settler.settled and result.reading is not None:
             self.pipeline.mark_settled(all(row == "........" for row in result.reading.grid))
         if snapshot is not None:
+            if self.keeper is not None and self.located is not None:
+                with self._settled_lock:
+                    self._settled[snapshot.timestamp] = (frame.copy(), self.located.geometry)
+                    while len(self._settled) > SETTLED_KEPT:
+                        self._settled.popitem(last=False)
             on_snapshot(snapshot)
 
     def _use(self, located: Located, on_status: StatusCallback, frame: Image) -> None:

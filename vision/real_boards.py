@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
+import chess
 import cv2
 import numpy as np
 
@@ -68,8 +70,19 @@ def load_real_boards(directory: Path | None = None, split: str | None = None
         geometry = BoardGeometry.from_image_quad(item["board_corners_tl_tr_br_bl"],
                                                  int(item["rotation_degrees"]))
         photos.append(RealBoardPhoto(directory / item["image"], item["split"], item["board"],
-                                     geometry, fen_grid(item["board_fen"])))
+                                     geometry, with_blue(fen_grid(item["board_fen"]),
+                                                         item.get("blue_squares", ()))))
     return photos
+
+
+def with_blue(grid: tuple[str, ...], blue: Sequence[str]) -> tuple[str, ...]:
+    """``grid`` with the squares named in ``blue`` (a Raindropchess game's blue pieces,
+    in frames kept during play: :mod:`vision.keep_frames`) marked ``u``."""
+    rows = [list(row) for row in grid]
+    for name in blue:
+        square = chess.parse_square(name)
+        rows[7 - chess.square_rank(square)][chess.square_file(square)] = "u"
+    return tuple("".join(row) for row in rows)
 
 
 def _image(photo: RealBoardPhoto) -> Image:

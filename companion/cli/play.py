@@ -94,6 +94,13 @@ def add_display_options(parser: argparse.ArgumentParser) -> None:
                              "moves are made on it by a simulated hand, and 'lift e2', "
                              "'place e3' act on it), serial[:PORT], camera[:ARG], or none "
                              "(typed moves only). Default: sim")
+    parser.add_argument("--keep-frames", metavar="DIR",
+                        help="with --board camera: keep the camera's frame of every position "
+                             "the game confirms, labelled, in DIR (labels.json; "
+                             "docs/camera.md, 'Keeping the camera's frames')")
+    parser.add_argument("--keep-board", metavar="NAME", default="table",
+                        help="with --keep-frames: the name of the physical board and set in "
+                             "the labels and file names (default: table)")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -166,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         except ClockSettingsError as error:
             raise CommandError(str(error)) from None
     check_board_option(args.board)
+    check_keep_option(args)
     now, fake = make_now()
     try:
         game, journal = new_game(rules, seed=args.seed, clock=clock, directory=args.data_dir,
@@ -177,7 +185,21 @@ def run(args: argparse.Namespace) -> int:
                 "continues it after a quit or a crash).")
     if clock is not None:
         session.say(f"Clock: {clock.describe()} each.")
-    return session.run(board_spec=args.board)
+    return session.run(board_spec=args.board, keep=keep_option(args))
+
+
+def keep_option(args: argparse.Namespace) -> tuple[Path, str] | None:
+    """``--keep-frames DIR`` and ``--keep-board NAME``, or None."""
+    if not getattr(args, "keep_frames", None):
+        return None
+    return Path(args.keep_frames), args.keep_board
+
+
+def check_keep_option(args: argparse.Namespace) -> None:
+    """``--keep-frames`` keeps a camera's frames: it needs ``--board camera``."""
+    if getattr(args, "keep_frames", None) and (args.board or "").partition(":")[0] != "camera":
+        raise CommandError("--keep-frames keeps the camera's frames: use it with "
+                           "--board camera[:SOURCE]")
 
 
 def check_board_option(spec: str | None) -> None:
@@ -220,6 +242,11 @@ class _QueuedSource:
 
     def stop(self) -> None:
         self.source.stop()
+
+    def keep_position(self, snapshot: Any, board_fen: str, blue: Any = ()) -> Any:
+        """Passed on to a source that keeps what it saw (the camera), else nothing."""
+        keep = getattr(self.source, "keep_position", None)
+        return None if keep is None else keep(snapshot, board_fen, blue)
 
 
 class TerminalSession:
@@ -325,9 +352,10 @@ class TerminalSession:
             self.inbox.put(("line", line))
         self.inbox.put(("eof", None))
 
-    def run(self, *, board_spec: str | None = None) -> int:
+    def run(self, *, board_spec: str | None = None, keep: tuple[Path, str] | None = None
+            ) -> int:
         if board_spec is not None and board_spec != "none":
-            self.open_board(board_spec)
+            self.open_board(board_spec, keep)
         reader = threading.Thread(target=self._read_stdin, name="stdin", daemon=True)
         reader.start()
         try:
@@ -604,7 +632,7 @@ class TerminalSession:
             finally:
                 self.quiet = False
 
-    def open_board(self, spec: str) -> None:
+    def open_board(self, spec: str, keep: tuple[Path, str] | None = None) -> None:
         check_board_option(spec)
         from companion.sensors.source import BoardSourceError, open_board_source
         from companion.sync import PhysicalBoardSession
@@ -613,6 +641,17 @@ class TerminalSession:
             source = open_board_source(spec)
         except BoardSourceError as error:
             raise CommandError(str(error)) from None
+        if keep is not None:
+            keep_frames_in = getattr(source, "keep_frames_in", None)
+            if keep_frames_in is None:
+                raise CommandError(f"--keep-frames: the {spec} board has no frames to keep "
+                                   "(use --board camera[:SOURCE])")
+            try:
+                keep_frames_in(*keep)
+            except BoardSourceError as error:
+                raise CommandError(str(error)) from None
+            self.say(f"Keeping the camera's frame of every confirmed position in {keep[0]} "
+                     f"(labels.json, board {keep[1]!r}).")
         if hasattr(source, "is_command") and hasattr(source, "handle_command"):
             self.sim = source  # typed physical actions go to the simulated board
             wrapped: Any = source

@@ -120,6 +120,9 @@ def run_game(args: Any) -> int:
         raise CommandError(f"--board {args.board}: {args.game} is played with typed turns "
                            f"or followed with --board camera[:SOURCE] or serial[:PORT] "
                            f"(use --board none)")
+    if getattr(args, "keep_frames", None):
+        raise CommandError(f"--keep-frames keeps frames of Raindropchess games only, "
+                           f"not of {args.game}")
     now, fake = make_now()
     session, journal = start_session(args.game, list(args.options), clock_text=args.clock,
                             directory=args.data_dir, now=now)

@@ -6,6 +6,11 @@ hands every snapshot (from whatever thread the source reports on) to one
 hint, decides again whenever the game changes elsewhere (a flip on the
 screen, an undo, a move typed in), and reports every
 :class:`~companion.sync.result.SyncResult` to ``on_result``.
+
+A source that can keep what it saw (the camera: ``keep_position(snapshot, board_fen,
+blue)``, see :mod:`vision.keep_frames`) is told each position the game confirms: the
+board shows the game's position (in sync, or an action just committed or corrected), so
+that position is the truth for the snapshot it was decided on.
 """
 
 from __future__ import annotations
@@ -14,17 +19,22 @@ import logging
 import threading
 from collections.abc import Callable
 
+import chess
+
 from companion import events
 from companion.events import GameEvent
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import BoardSource, SourceStatus
 from companion.sync.board_sync import BoardSync, SyncGame
-from companion.sync.result import SyncResult
+from companion.sync.result import SyncKind, SyncResult
 
 LOGGER = logging.getLogger(__name__)
 
 ResultCallback = Callable[[SyncResult], None]
 StatusCallback = Callable[[SourceStatus], None]
+
+# The results after which the board shows the game's position.
+CONFIRMED = frozenset({SyncKind.IN_SYNC, SyncKind.COMMITTED, SyncKind.CORRECTED})
 
 
 class PhysicalBoardSession:
@@ -118,5 +128,19 @@ class PhysicalBoardSession:
             self.source.show(result.led)
         except Exception:  # a board's lights must never stop the game
             LOGGER.exception("board %s could not show the LED hint", self.source.name)
+        self._keep(result)
         self._on_result(result)
         return result
+
+    def _keep(self, result: SyncResult) -> None:
+        """Tell a source that keeps what it saw which position its snapshot showed."""
+        keep = getattr(self.source, "keep_position", None)
+        snapshot = self.sync.snapshot
+        if keep is None or snapshot is None or result.kind not in CONFIRMED:
+            return
+        board = self.game.board
+        blue = [square for square in chess.SquareSet(board.promoted & board.occupied)]
+        try:
+            keep(snapshot, board.board_fen(), blue)
+        except Exception:  # keeping a frame must never stop the game
+            LOGGER.exception("board %s could not keep the position", self.source.name)

@@ -155,6 +155,76 @@ def test_a_camera_board_shows_its_picture_with_the_grid(driver: Driver) -> None:
     assert camera.hints  # the sync's hints reach the source
 
 
+class KeepingCamera(FakeCamera):
+    """A camera that keeps what it saw (vision.reader.CameraBoardReader --keep-frames)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: list[tuple[float, str]] = []
+
+    def keep_position(self, snapshot: BoardSnapshot, board_fen: str, blue: Any = ()) -> None:
+        self.kept.append((snapshot.timestamp, board_fen))
+
+
+def test_the_app_tells_a_keeping_camera_each_confirmed_position(driver: Driver) -> None:
+    camera = KeepingCamera()
+    game = driver.new_game("KQ", "k", source=camera)
+    driver.pump(3)
+    assert camera.kept == [(0.0, "8/8/8/8/8/8/8/8")]  # the empty board, in sync
+    driver.flip(chess.WHITE)
+    camera.on_snapshot(BoardSnapshot(chess.SquareSet([chess.D4, chess.E1]),
+                                     {chess.D4: "black", chess.E1: "white"}, 1.0, "camera"))
+    driver.pump(3)
+    # a stray black piece on d4: not the game's position, nothing new confirmed
+    assert "K@e1" not in game.san_history()
+    assert {fen for _, fen in camera.kept} == {"8/8/8/8/8/8/8/8"}
+    camera.on_snapshot(BoardSnapshot(chess.SquareSet([chess.E1]), {chess.E1: "white"}, 2.0,
+                                     "camera"))
+    driver.pump(3)
+    assert game.san_history()[-1] == "K@e1"
+    assert camera.kept[-1] == (2.0, "8/8/8/8/8/8/8/4K3")
+
+
+def test_the_app_has_a_camera_board_keep_frames_and_says_when_it_cannot(
+        driver: Driver, tmp_path: Any) -> None:
+    import cv2
+    import numpy as np
+
+    video = tmp_path / "v.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    writer.write(np.zeros((48, 64, 3), np.uint8))
+    writer.release()
+    driver.app.keep_frames = (tmp_path / "kept", "oak")
+    try:
+        driver.new_game("KQ", "k", board=f"camera:{video}")
+        keeper = driver.app.session.link.source.keeper
+        assert keeper is not None and keeper.directory == tmp_path / "kept"
+        (tmp_path / "bad").mkdir()
+        (tmp_path / "bad" / "labels.json").write_text("{")
+        driver.app.keep_frames = (tmp_path / "bad", "oak")
+        driver.new_game("KQ", "k", board=f"camera:{video}")
+        assert "No frames are kept" in driver.app.message and "labels.json" in driver.app.message
+        assert driver.app.session.link.source.keeper is None  # the game goes on without
+        driver.new_game("KQ", "k", board="sim")
+        assert "no camera" in driver.app.message
+        # without --keep-frames, the setting keeps them in the export folder
+        from ui import paths
+
+        driver.app.keep_frames = None
+        driver.app.settings.keep_camera_frames = True
+        driver.new_game("KQ", "k", board=f"camera:{video}")
+        keeper = driver.app.session.link.source.keeper
+        assert keeper is not None and keeper.directory == paths.kept_frames_dir()
+        assert keeper.board == "table"
+        driver.app.settings.keep_camera_frames = False
+        driver.new_game("KQ", "k", board=f"camera:{video}")
+        assert driver.app.session.link.source.keeper is None
+    finally:
+        driver.app.keep_frames = None
+        driver.app.settings.keep_camera_frames = False
+        driver.app.message = ""
+
+
 def test_a_camera_reading_a_piece_in_another_colour_asks_on_the_screen(driver: Driver) -> None:
     # The white king set down on e1 is read black (a white piece in shadow): the game
     # does not take it; the question is in the players' messages, with its button.

@@ -20,7 +20,7 @@ LOGGER = logging.getLogger(__name__)
 
 
 CHOICES = ("face_to_face", "white_at_bottom", "sound", "haptics", "highlights",
-           "board_colours", "text_size", "pieces")
+           "board_colours", "text_size", "pieces", "keep_camera_frames")
 """The settings the screen's controls choose (names of AppSettings fields and of
 the screen's own properties alike)."""
 
@@ -37,6 +37,7 @@ class SettingsScreen(Screen):
     board_colours = StringProperty("wood")
     text_size = StringProperty("normal")
     pieces = StringProperty("cburnett")
+    keep_camera_frames = BooleanProperty(False)
     saved_text = StringProperty("")
     data_text = StringProperty("")
 
@@ -46,6 +47,7 @@ class SettingsScreen(Screen):
                 setattr(self, name, getattr(settings, name))
         self.data_text = (f"Games are journalled in {journal.games_dir()}\n"
                           f"PGN exports go to {paths.export_dir()}\n"
+                          f"Camera frames, when kept, go to {paths.kept_frames_dir()}\n"
                           "Chess pieces: Classic is the Cburnett set by Colin M. L. Burnett, "
                           "under the BSD licence (ui/assets/pieces/cburnett/README.md); "
                           "Simple is drawn from the DejaVu Sans font's chess symbols, under "

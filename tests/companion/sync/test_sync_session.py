@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 import chess
@@ -98,3 +99,93 @@ def test_a_failing_led_display_does_not_stop_the_game() -> None:
     assert source.thread is not None
     source.thread.join(timeout=60)
     assert game.san_history()[-1] == "Ra3" and results[-1].kind == SyncKind.COMMITTED
+
+
+class KeepingSource(ThreadedSource):
+    """A source that keeps what it saw (as the camera does with --keep-frames)."""
+
+    def __init__(self, snapshots: list[BoardSnapshot], *, fail_keep: bool = False) -> None:
+        super().__init__(snapshots)
+        self.kept: list[tuple[float, str, list[chess.Square]]] = []
+        self.fail_keep = fail_keep
+
+    def keep_position(self, snapshot: BoardSnapshot, board_fen: str,
+                      blue: list[chess.Square]) -> None:
+        if self.fail_keep:
+            raise OSError("the card is full")
+        self.kept.append((snapshot.timestamp, board_fen, list(blue)))
+
+
+def _timed(snapshots: list[BoardSnapshot]) -> list[BoardSnapshot]:
+    return [dataclasses.replace(s, timestamp=float(i)) for i, s in enumerate(snapshots)]
+
+
+def test_a_keeping_source_is_told_each_confirmed_position_and_never_a_half_move() -> None:
+    game = game_after("K@e1 k@h8 R@a1 n@a5")
+    start = game.board.board_fen()
+    snapshots = _snapshots(game.board, "a1a3", "h8g8")
+    # then a stray queen on d4 (the board differs from the game), taken off again
+    after_ra3 = chess.Board(f"{start} w - - 0 1")
+    after_ra3.push_uci("a1a3")
+    after_kg8 = after_ra3.copy()
+    after_kg8.push_uci("h8g8")
+    stray = after_kg8.copy()
+    stray.set_piece_at(chess.D4, chess.Piece(chess.QUEEN, chess.WHITE))
+    snapshots += [BoardSnapshot.of_board(stray), BoardSnapshot.of_board(after_kg8)]
+    source = KeepingSource(_timed(snapshots))
+    results: list[SyncResult] = []
+    session = PhysicalBoardSession(game, source, results.append)
+    session.start()
+    assert source.thread is not None
+    source.thread.join(timeout=60)
+    session.stop()
+    assert game.san_history()[-2:] == ["Ra3", "Kg8"]
+    # in sync at the start, each move committed, in sync again once the stray queen
+    # is gone; never the lifted rook or king, never the board with the stray queen
+    assert source.kept == [(0.0, start, []), (2.0, after_ra3.board_fen(), []),
+                           (4.0, after_kg8.board_fen(), []), (6.0, after_kg8.board_fen(), [])]
+    assert [r.kind for r in results][-2:] == [SyncKind.ILLEGAL, SyncKind.IN_SYNC]
+
+
+def test_a_promoted_piece_is_kept_as_blue() -> None:
+    game = game_after("K@e1 k@h8 P@b6 n@a5 b6b7 a5c4")
+    before = game.board.copy()
+    after = before.copy()
+    after.push(chess.Move.from_uci("b7b8q"))
+    assert after.promoted & chess.BB_B8
+    snapshots = [BoardSnapshot.of_board(board, with_colors=True)
+                 for board in (before, _lifted(before, chess.B7), after)]
+    source = KeepingSource(_timed(snapshots))
+    results: list[SyncResult] = []
+    session = PhysicalBoardSession(game, source, results.append)
+    session.start()
+    assert source.thread is not None
+    source.thread.join(timeout=60)
+    # the board cannot tell a blue queen from a blue rook: the players say, then the
+    # position is confirmed with the blue queen on b8
+    assert results[-1].kind == SyncKind.ASK
+    assert source.kept == [(0.0, before.board_fen(), [])]
+    session.choose([c.label for c in results[-1].choices].index("blue queen"))
+    session.stop()
+    assert game.board.promoted & chess.BB_B8
+    assert source.kept[-1] == (2.0, after.board_fen(), [chess.B8])
+
+
+def _lifted(board: chess.Board, square: chess.Square) -> chess.Board:
+    lifted = board.copy()
+    lifted.remove_piece_at(square)
+    return lifted
+
+
+def test_a_source_that_cannot_keep_does_not_stop_the_game(caplog) -> None:  # type: ignore[no-untyped-def]
+    game = game_after("K@e1 k@h8 R@a1 n@a5")
+    source = KeepingSource(_timed(_snapshots(game.board, "a1a3")), fail_keep=True)
+    results: list[SyncResult] = []
+    session = PhysicalBoardSession(game, source, results.append)
+    session.start()
+    assert source.thread is not None
+    source.thread.join(timeout=60)
+    session.stop()
+    assert game.san_history()[-1] == "Ra3"
+    assert SyncKind.COMMITTED in [r.kind for r in results]
+    assert "could not keep the position" in caplog.text
