@@ -18,7 +18,10 @@ through :class:`companion.sync.BoardSync`; a simulated player flips each card
 just before reaching for the board and answers each question with the truth.
 
 Per game it counts the actions committed right, wrong commits, actions
-never committed (missed or stuck) and questions. The peer is the same
+never committed (missed or stuck) and questions; and, as ``--keep-frames`` would keep
+them (:mod:`vision.keep_frames`), the frames of the positions the game confirmed
+(``kept``) and those whose label, the game's position, is not what the frame shows
+or whose frame has a hand over the board (``kept_wrong``). The peer is the same
 frames read with the empty-board reference disabled (``empty_start=False``)
 and the ratio line compares the two. By default 3 games (about two minutes on
 one core); ``RAINDROP_FULL=1`` plays 12. The figures in docs/camera.md
@@ -43,6 +46,8 @@ from companion.game import Game
 from companion.rules.board import FlipOutcome
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sync import BoardSync, SyncKind
+from companion.sync.position import board_colours
+from companion.sync.session import CONFIRMED
 from tests.vision.vision_helpers import FPS, FakeCapture, game_scene
 from vision import synthetic
 from vision.reader import CameraBoardReader
@@ -70,6 +75,8 @@ class Tally:
     wrong: int
     missed: int
     questions: int
+    kept: int = 0        # frames a game keeping them would keep (one per position)
+    kept_wrong: int = 0  # of those, labelled with another position or under a hand
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(*(a + b for a, b in zip(dataclasses.astuple(self),
@@ -289,12 +296,28 @@ def read_snapshots(frames: list[synthetic.VideoFrame], empty_start: bool) -> lis
     return snapshots
 
 
+def label_grid(game: Game) -> tuple[str, ...]:
+    """The game's position as 8 rows of ``.wbu`` (rank 8 first): a kept frame's label."""
+    white, black, blue = board_colours(game.board)
+    rows = []
+    for rank in range(7, -1, -1):
+        row = ""
+        for file in range(8):
+            bit = chess.BB_SQUARES[chess.square(file, rank)]
+            row += "w" if white & bit else "b" if black & bit else "u" if blue & bit else "."
+        rows.append(row)
+    return tuple(rows)
+
+
 def judge(seed: int, steps: list[Step], starts: list[int],
-          snapshots: list[BoardSnapshot]) -> Tally:
-    """Feed the snapshots to a BoardSync over a replay of the same decks."""
+          snapshots: list[BoardSnapshot],
+          frames: list[synthetic.VideoFrame] | None = None) -> Tally:
+    """Feed the snapshots to a BoardSync over a replay of the same decks; with the
+    ``frames``, also judge the labels of the frames a keeping camera would keep."""
     game = Game(seed=seed)
     sync = BoardSync(game)
-    done = questions = wrong = 0
+    done = questions = wrong = kept = kept_wrong = 0
+    last_kept: tuple[str, ...] | None = None
     flipped = -1  # the step whose cards were flipped
     for snapshot in snapshots:
         frame = round(snapshot.timestamp * FPS)
@@ -310,6 +333,13 @@ def judge(seed: int, steps: list[Step], starts: list[int],
                      if done < len(steps) and c.move == steps[done].move and not c.undo_count]
             if picks:
                 result = sync.choose(picks[0])
+        if frames is not None and result.kind in CONFIRMED:
+            label = label_grid(game)
+            if label != last_kept:
+                last_kept = label
+                kept += 1
+                shown = frames[min(frame, len(frames) - 1)]
+                kept_wrong += int(shown.hand or shown.grid != label)
         played = [m for m in game.board.move_stack if m]
         truth = [s.move for s in steps]
         if played != truth[:len(played)]:
@@ -317,14 +347,15 @@ def judge(seed: int, steps: list[Step], starts: list[int],
             break
         done = len(played)
     right = 0 if wrong else done
-    return Tally(len(steps), right, wrong, len(steps) - right - wrong, questions)
+    return Tally(len(steps), right, wrong, len(steps) - right - wrong, questions, kept,
+                 kept_wrong)
 
 
 def play(seed: int, empty_starts: tuple[bool, ...] = (True, False), off_centre: float = 0.0
          ) -> tuple[list[Step], dict[bool, Tally]]:
     steps = random_game(seed)
     frames, starts = render_game(seed, steps, off_centre)
-    return steps, {e: judge(seed, steps, starts, read_snapshots(frames, e))
+    return steps, {e: judge(seed, steps, starts, read_snapshots(frames, e), frames)
                    for e in empty_starts}
 
 
@@ -350,7 +381,8 @@ def main() -> None:
                       (False, "peer: same frames, reference disabled")):
         t = totals[key]
         print(f"{name}: {args.games} games, {t.actions} actions, {t.right} right, "
-              f"{t.wrong} wrong, {t.missed} missed, {t.questions} questions")
+              f"{t.wrong} wrong, {t.missed} missed, {t.questions} questions; "
+              f"{t.kept} frames kept, {t.kept_wrong} of them labelled wrong")
     ours, peer = totals[True], totals[False]
     print(f"ratio (peer / reader): right {peer.right / max(ours.right, 1):.2f}, "
           f"wrong {peer.wrong} vs {ours.wrong}, missed {peer.missed} vs {ours.missed}")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import logging
 import re
-from pathlib import Path
+
+from companion.cli.keep_options import add_keep_options, keep_option
 
 LOGGER = logging.getLogger(__name__)
 
@@ -36,13 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--board", default="sim", metavar="SPEC",
                         help="board for new games: screen, sim (default), serial[:PORT], "
                              "camera[:SOURCE]")
-    parser.add_argument("--keep-frames", metavar="DIR",
-                        help="with --board camera: keep the camera's frame of every position "
-                             "a game confirms, labelled, in DIR (docs/camera.md, 'Keeping "
-                             "the camera's frames')")
-    parser.add_argument("--keep-board", metavar="NAME", default="table",
-                        help="with --keep-frames: the physical board's name in the labels "
-                             "(default: table)")
+    add_keep_options(parser)
     parser.add_argument("--demo", nargs="?", const="raindropchess", default=None,
                         metavar="GAME",
                         help="play a scripted demo game: Raindropchess on the simulated "
@@ -61,14 +56,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from ui.launch import launch
 
-    keep_frames = None
-    if args.keep_frames:
-        if args.board.partition(":")[0] != "camera":
-            from companion.cli import CommandError
-
-            raise CommandError("--keep-frames keeps the camera's frames: use it with "
-                               "--board camera[:SOURCE]")
-        keep_frames = (Path(args.keep_frames), args.keep_board)
+    keep_frames = keep_option(args)
 
     demo = args.demo
     if demo is not None and demo != "raindropchess":

@@ -22,6 +22,7 @@ import chess
 
 from companion import events
 from companion.cli import CommandError
+from companion.cli.keep_options import add_keep_options, keep_option
 from companion.cli.render import render_board, square_names, status_lines
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
@@ -94,13 +95,7 @@ def add_display_options(parser: argparse.ArgumentParser) -> None:
                              "moves are made on it by a simulated hand, and 'lift e2', "
                              "'place e3' act on it), serial[:PORT], camera[:ARG], or none "
                              "(typed moves only). Default: sim")
-    parser.add_argument("--keep-frames", metavar="DIR",
-                        help="with --board camera: keep the camera's frame of every position "
-                             "the game confirms, labelled, in DIR (labels.json; "
-                             "docs/camera.md, 'Keeping the camera's frames')")
-    parser.add_argument("--keep-board", metavar="NAME", default="table",
-                        help="with --keep-frames: the name of the physical board and set in "
-                             "the labels and file names (default: table)")
+    add_keep_options(parser)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -173,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         except ClockSettingsError as error:
             raise CommandError(str(error)) from None
     check_board_option(args.board)
-    check_keep_option(args)
+    keep = keep_option(args)
     now, fake = make_now()
     try:
         game, journal = new_game(rules, seed=args.seed, clock=clock, directory=args.data_dir,
@@ -185,21 +180,7 @@ def run(args: argparse.Namespace) -> int:
                 "continues it after a quit or a crash).")
     if clock is not None:
         session.say(f"Clock: {clock.describe()} each.")
-    return session.run(board_spec=args.board, keep=keep_option(args))
-
-
-def keep_option(args: argparse.Namespace) -> tuple[Path, str] | None:
-    """``--keep-frames DIR`` and ``--keep-board NAME``, or None."""
-    if not getattr(args, "keep_frames", None):
-        return None
-    return Path(args.keep_frames), args.keep_board
-
-
-def check_keep_option(args: argparse.Namespace) -> None:
-    """``--keep-frames`` keeps a camera's frames: it needs ``--board camera``."""
-    if getattr(args, "keep_frames", None) and (args.board or "").partition(":")[0] != "camera":
-        raise CommandError("--keep-frames keeps the camera's frames: use it with "
-                           "--board camera[:SOURCE]")
+    return session.run(board_spec=args.board, keep=keep)
 
 
 def check_board_option(spec: str | None) -> None:

@@ -6,12 +6,11 @@ import argparse
 import logging
 
 from companion.cli import CommandError
+from companion.cli.keep_options import keep_option
 from companion.cli.play import (
     TerminalSession,
     add_display_options,
     check_board_option,
-    check_keep_option,
-    keep_option,
     make_now,
 )
 from companion.games.journal import is_games_journal, journal_header
@@ -33,14 +32,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     check_board_option(args.board)
-    check_keep_option(args)
+    keep = keep_option(args)
     now, fake = make_now()
     try:
         path = args.journal if args.journal else latest_journal(args.data_dir)
         if is_games_journal(journal_header(path)):
             from companion.cli.play_games import resume_game
 
-            if keep_option(args) is not None:
+            if keep is not None:
                 raise CommandError("--keep-frames keeps frames of Raindropchess games only")
 
             return resume_game(path, now=now, fake=fake)
@@ -61,4 +60,4 @@ def run(args: argparse.Namespace) -> int:
     if history:
         session.say("History: " + " ".join(history[-12:]) + (" ..." if len(history) > 12
                                                            else ""))
-    return session.run(board_spec=args.board, keep=keep_option(args))
+    return session.run(board_spec=args.board, keep=keep)

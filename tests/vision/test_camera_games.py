@@ -30,7 +30,8 @@ from benchmarks.bench_camera_games import (
 def _play(seed: int) -> tuple[int, Tally]:
     steps = random_game(seed)
     frames, starts = render_game(seed, steps)
-    return len(steps), judge(seed, steps, starts, read_snapshots(frames, empty_start=True))
+    return len(steps), judge(seed, steps, starts, read_snapshots(frames, empty_start=True),
+                             frames)
 
 
 def test_a_light_change_a_knocked_camera_and_a_hovering_hand_commit_every_action() -> None:
@@ -43,6 +44,9 @@ def test_a_light_change_a_knocked_camera_and_a_hovering_hand_commit_every_action
     assert actions == 12
     assert tally.wrong == 0, tally
     assert tally.right == actions, tally
+    # kept with --keep-frames: the empty board and each action's position, every frame
+    # showing what its label says, none under the hand
+    assert tally.kept == actions + 1 and tally.kept_wrong == 0, tally
 
 
 def test_a_knocked_camera_a_shadow_and_a_light_change_commit_every_action() -> None:

@@ -8,6 +8,7 @@ import threading
 import chess
 from sync_helpers import game_after
 
+from companion.game import Game
 from companion.sensors import BoardSnapshot, LedHint, SourceStatus
 from companion.sensors.source import SnapshotCallback, StatusCallback
 from companion.sync import PhysicalBoardSession, SyncKind, SyncResult
@@ -116,8 +117,18 @@ class KeepingSource(ThreadedSource):
         self.kept.append((snapshot.timestamp, board_fen, list(blue)))
 
 
-def _timed(snapshots: list[BoardSnapshot]) -> list[BoardSnapshot]:
-    return [dataclasses.replace(s, timestamp=float(i)) for i, s in enumerate(snapshots)]
+def _keeping(game: Game, snapshots: list[BoardSnapshot], **kwargs: bool
+             ) -> tuple[KeepingSource, PhysicalBoardSession, list[SyncResult]]:
+    """A session over a keeping source whose snapshots (timed 0, 1, 2 ...) are all
+    decided: the session, still running, and its results."""
+    source = KeepingSource([dataclasses.replace(s, timestamp=float(i))
+                            for i, s in enumerate(snapshots)], **kwargs)
+    results: list[SyncResult] = []
+    session = PhysicalBoardSession(game, source, results.append)
+    session.start()
+    assert source.thread is not None
+    source.thread.join(timeout=60)
+    return source, session, results
 
 
 def test_a_keeping_source_is_told_each_confirmed_position_and_never_a_half_move() -> None:
@@ -132,12 +143,7 @@ def test_a_keeping_source_is_told_each_confirmed_position_and_never_a_half_move(
     stray = after_kg8.copy()
     stray.set_piece_at(chess.D4, chess.Piece(chess.QUEEN, chess.WHITE))
     snapshots += [BoardSnapshot.of_board(stray), BoardSnapshot.of_board(after_kg8)]
-    source = KeepingSource(_timed(snapshots))
-    results: list[SyncResult] = []
-    session = PhysicalBoardSession(game, source, results.append)
-    session.start()
-    assert source.thread is not None
-    source.thread.join(timeout=60)
+    source, session, results = _keeping(game, snapshots)
     session.stop()
     assert game.san_history()[-2:] == ["Ra3", "Kg8"]
     # in sync at the start, each move committed, in sync again once the stray queen
@@ -155,12 +161,7 @@ def test_a_promoted_piece_is_kept_as_blue() -> None:
     assert after.promoted & chess.BB_B8
     snapshots = [BoardSnapshot.of_board(board, with_colors=True)
                  for board in (before, _lifted(before, chess.B7), after)]
-    source = KeepingSource(_timed(snapshots))
-    results: list[SyncResult] = []
-    session = PhysicalBoardSession(game, source, results.append)
-    session.start()
-    assert source.thread is not None
-    source.thread.join(timeout=60)
+    source, session, results = _keeping(game, snapshots)
     # the board cannot tell a blue queen from a blue rook: the players say, then the
     # position is confirmed with the blue queen on b8
     assert results[-1].kind == SyncKind.ASK
@@ -179,12 +180,7 @@ def _lifted(board: chess.Board, square: chess.Square) -> chess.Board:
 
 def test_a_source_that_cannot_keep_does_not_stop_the_game(caplog) -> None:  # type: ignore[no-untyped-def]
     game = game_after("K@e1 k@h8 R@a1 n@a5")
-    source = KeepingSource(_timed(_snapshots(game.board, "a1a3")), fail_keep=True)
-    results: list[SyncResult] = []
-    session = PhysicalBoardSession(game, source, results.append)
-    session.start()
-    assert source.thread is not None
-    source.thread.join(timeout=60)
+    _, session, results = _keeping(game, _snapshots(game.board, "a1a3"), fail_keep=True)
     session.stop()
     assert game.san_history()[-1] == "Ra3"
     assert SyncKind.COMMITTED in [r.kind for r in results]
