@@ -435,9 +435,14 @@ def run_kept(args: argparse.Namespace) -> int:
         if image is None:
             print(f"  cannot read {args.folder / name}: not drawn", file=sys.stderr)
             continue
-        corners = tuple(tuple(p) for p in entry["board_corners_tl_tr_br_bl"])
-        drawn = draw_labels(image, corners, int(entry["rotation_degrees"]),  # type: ignore[arg-type]
-                            entry["board_fen"])
+        try:
+            corners = tuple((float(x), float(y)) for x, y in entry["board_corners_tl_tr_br_bl"])
+            drawn = draw_labels(image, corners, int(entry["rotation_degrees"]),  # type: ignore[arg-type]
+                                entry["board_fen"])
+        except (KeyError, TypeError, ValueError) as error:
+            print(f"  {name}: its labels cannot be drawn ({error!r}): not drawn",
+                  file=sys.stderr)
+            continue
         cv2.imwrite(str(args.draw / f"{Path(name).stem}.png"), drawn)
     print(f"{len(entries)} frame(s)" + (f"; drawn in {args.draw}" if args.draw else ""))
     return 0

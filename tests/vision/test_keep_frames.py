@@ -266,3 +266,18 @@ def test_vision_kept_lists_the_frames_and_draws_their_labels(tmp_path, capsys) -
     (tmp_path / "labels.json").write_text("[1]")
     assert main(["vision", "kept", str(tmp_path)]) == 2
     assert "is not a labels file" in capsys.readouterr().err
+
+
+def test_vision_kept_names_an_entry_it_cannot_draw_and_draws_the_rest(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from companion.cli import main
+
+    keeper = FrameKeeper(tmp_path, "oak")
+    geometry = BoardGeometry(CORNERS, (640, 480))
+    keeper.keep(_picture(1), geometry, "8/8/8/8/8/8/8/4K3")
+    keeper.keep(_picture(2), geometry, "8/8/8/8/8/8/8/3K4")
+    labels = json.loads((tmp_path / "labels.json").read_text())
+    del labels["images"][0]["board_corners_tl_tr_br_bl"]  # mended by hand, badly
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    assert main(["vision", "kept", str(tmp_path), "--draw", str(tmp_path / "d")]) == 0
+    assert "oak_001.jpg: its labels cannot be drawn" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["oak_002.png"]
