@@ -46,11 +46,12 @@ from companion.game import Game
 from companion.rules.board import FlipOutcome
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sync import BoardSync, SyncKind
-from companion.sync.position import board_colours
 from companion.sync.session import CONFIRMED
 from tests.vision.vision_helpers import FPS, FakeCapture, game_scene
 from vision import synthetic
 from vision.reader import CameraBoardReader
+from vision.real_boards import with_blue
+from vision.samples import fen_grid
 
 STILL, HAND = 7, 6
 MAX_ACTIONS = 12
@@ -296,19 +297,6 @@ def read_snapshots(frames: list[synthetic.VideoFrame], empty_start: bool) -> lis
     return snapshots
 
 
-def label_grid(game: Game) -> tuple[str, ...]:
-    """The game's position as 8 rows of ``.wbu`` (rank 8 first): a kept frame's label."""
-    white, black, blue = board_colours(game.board)
-    rows = []
-    for rank in range(7, -1, -1):
-        row = ""
-        for file in range(8):
-            bit = chess.BB_SQUARES[chess.square(file, rank)]
-            row += "w" if white & bit else "b" if black & bit else "u" if blue & bit else "."
-        rows.append(row)
-    return tuple(rows)
-
-
 def judge(seed: int, steps: list[Step], starts: list[int],
           snapshots: list[BoardSnapshot],
           frames: list[synthetic.VideoFrame] | None = None) -> Tally:
@@ -334,7 +322,10 @@ def judge(seed: int, steps: list[Step], starts: list[int],
             if picks:
                 result = sync.choose(picks[0])
         if frames is not None and result.kind in CONFIRMED:
-            label = label_grid(game)
+            # the label as the keeper writes it and the real-photo loader reads it back
+            board = game.board
+            label = with_blue(fen_grid(board.board_fen()),
+                              [chess.square_name(s) for s in chess.SquareSet(board.promoted)])
             if label != last_kept:
                 last_kept = label
                 kept += 1

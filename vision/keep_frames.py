@@ -96,10 +96,6 @@ class FrameKeeper:
             raise KeptFramesError(f"cannot make the folder {self.directory}: "
                                   f"{error.strerror}") from None
         self._labels = self._read(self.directory)
-        kept = [item for item in self._labels["images"] if item.get("board") == board]
-        self._last = kept[-1]["board_fen"] if kept else None
-        self._last_blue: list[str] = kept[-1].get("blue_squares", []) if kept else []
-        self._number = 1 + max((self._number_of(item["image"]) for item in kept), default=0)
 
     @staticmethod
     def entries(directory: Path) -> list[dict[str, Any]]:
@@ -107,11 +103,6 @@ class FrameKeeper:
         when its ``labels.json`` cannot be read)."""
         labels: list[dict[str, Any]] = FrameKeeper._read(Path(directory))["images"]
         return labels
-
-    @property
-    def count(self) -> int:
-        """How many frames the folder's labels hold (of every board)."""
-        return len(self._labels["images"])
 
     def keep(self, image: Image, geometry: BoardGeometry, board_fen: str,
              blue: Sequence[chess.Square] = ()) -> KeptFrame | None:
@@ -121,9 +112,12 @@ class FrameKeeper:
         (the folder's labels stay as they were)."""
         chess.BaseBoard(board_fen)  # a malformed position is the caller's error: ValueError
         blue_names = sorted(chess.square_name(square) for square in blue)
-        if board_fen == self._last and blue_names == self._last_blue:
+        kept = [item for item in self._labels["images"] if item.get("board") == self.board]
+        if kept and (kept[-1]["board_fen"], kept[-1].get("blue_squares", [])) == \
+                (board_fen, blue_names):
             return None
-        name = f"{self.board}_{self._number:03d}.jpg"
+        number = 1 + max((self._number_of(item["image"]) for item in kept), default=0)
+        name = f"{self.board}_{number:03d}.jpg"
         path = self.directory / name
         if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]):
             raise KeptFramesError(f"cannot write {path}")
@@ -149,8 +143,6 @@ class FrameKeeper:
             raise KeptFramesError(f"cannot write {self.directory / LABELS}: "
                                   f"{error.strerror}") from None
         self._labels = labels
-        self._last, self._last_blue = board_fen, blue_names
-        self._number += 1
         LOGGER.info("kept %s: %s", name, board_fen)
         return KeptFrame(path, board_fen, tuple(blue))
 

@@ -139,7 +139,7 @@ class PhysicalBoardSession:
         if keep is None or snapshot is None or result.kind not in CONFIRMED:
             return
         board = self.game.board
-        blue = [square for square in chess.SquareSet(board.promoted & board.occupied)]
+        blue = list(chess.SquareSet(board.promoted & board.occupied))
         try:
             keep(snapshot, board.board_fen(), blue)
         except Exception:  # keeping a frame must never stop the game
