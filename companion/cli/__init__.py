@@ -26,6 +26,7 @@ CORE_COMMANDS = (
     "companion.cli.resume",
     "companion.cli.replay",
     "companion.cli.games",
+    "companion.cli.best",
 )
 
 
