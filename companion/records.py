@@ -16,7 +16,7 @@ Reading (:func:`read_records`) stops at the first entry that is torn, damaged or
 out of sequence. :func:`reopen` goes on recording to a file: it cuts back a torn
 *tail* (a crash mid-write, damaged bytes at the very end) after copying the
 original aside (``NAME.damaged-N``), but refuses, changing nothing, when intact
-entries follow a damaged one. Nothing here knows any game: :mod:`companion.journal`
+entries follow a damaged one. Nothing here knows any game: :mod:`companion.resume`
 rebuilds a Raindropchess game from these records.
 """
 

@@ -1,4 +1,4 @@
-"""Finding, describing and resuming the journalled game (through companion.journal)."""
+"""Finding, describing and resuming the journalled game (through companion.resume)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import chess
 
-from companion import journal
+from companion import resume as journal
 from companion.game import Game
 
 LOGGER = logging.getLogger(__name__)

@@ -95,7 +95,7 @@ def ensure_sounds(folder: Path) -> dict[str, Path]:
 
 
 def sound_folder() -> Path:
-    from companion import journal
+    from companion import resume as journal
 
     return journal.data_dir() / "sounds"
 

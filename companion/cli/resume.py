@@ -14,7 +14,7 @@ from companion.cli.play import (
     make_now,
 )
 from companion.games.journal import is_games_journal, journal_header
-from companion.journal import JournalError, latest_journal, resume
+from companion.resume import JournalError, latest_journal, resume
 
 LOGGER = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ import dataclasses
 import logging
 from pathlib import Path
 
-from companion import journal
+from companion import resume as journal
 from companion.games.journal import is_games_journal, resume_session, session_from_contents
 from companion.games.session import GameSession
 from companion.records import JournalError, read_records

@@ -14,7 +14,7 @@ from game_helpers import random_step
 from companion import events
 from companion.clock import ClockSettings
 from companion.game import Game
-from companion.journal import (
+from companion.resume import (
     ENV_DATA_DIR,
     KEY_DIR,
     Journal,
