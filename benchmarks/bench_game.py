@@ -23,7 +23,7 @@ from pathlib import Path
 import chess
 
 from companion.game import Game
-from companion.resume import Journal
+from companion.journal import Journal
 from companion.rules import ActionKind, HouseRules, RaindropBoard
 
 RULES = (HouseRules(), HouseRules(jokers_per_deck=2, joker_effect="remove_piece"))

@@ -1,7 +1,7 @@
-"""The journal of a Raindropchess game, and resuming from it.
+"""Resuming a Raindropchess game from its journal, and starting a journaled game.
 
-The journal is a record file (:mod:`companion.records`: ``CRC32 JSON`` lines, each
-fsynced before the game tells anyone about the action). Its header holds the
+A journal (:mod:`companion.journal`) is ``CRC32 JSON`` lines, each fsynced
+before the game tells anyone about the action. A Raindropchess header holds the
 format, version, house rules and clock settings, and, sealed in its ``secret``
 field with a key kept apart, the decks' order and the seed; each entry is one
 committed action (an undo that took back a flip also seals where the card went).
@@ -20,47 +20,27 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from companion.cards import DeckError, Decks
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import JOURNAL_FORMAT, JOURNAL_VERSION, Game, RecordError
-from companion.records import (
-    DIR_MODE,
-    ENV_DATA_DIR,
-    FILE_MODE,
-    KEY_DIR,
-    KEY_FIELD,
+from companion.journal import (
     SECRET,
-    SUFFIX,
     Journal,
     JournalContents,
     JournalError,
-    data_dir,
-    decode_line,
-    encode_line,
-    games_dir,
-    key_path,
-    load_key,
-    read_records,
+    read_entries,
     reopen,
 )
 from companion.rules import HouseRules, HouseRulesError
 
 LOGGER = logging.getLogger(__name__)
 
-__all__ = [
-    "DIR_MODE", "ENV_DATA_DIR", "FILE_MODE", "KEY_DIR", "KEY_FIELD", "SECRET", "SUFFIX",
-    "Journal", "JournalContents", "JournalError", "Resumed", "data_dir", "decode_line",
-    "encode_line", "game_from_contents", "games_dir", "journals", "key_path",
-    "latest_journal", "load_key", "new_game", "read_journal", "read_records", "resume",
-]
-
 
 def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     """Read a Raindropchess journal without changing it; :class:`JournalError` if its
     header (or key) is bad, or it is another format or version."""
-    return _checked(read_records(path))
+    return _checked(read_entries(path))
 
 
 def _checked(contents: JournalContents) -> JournalContents:
@@ -120,7 +100,7 @@ class Resumed:
 def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.monotonic,
            ) -> Resumed:
     """Rebuild a game from its journal and keep recording to it (see
-    :func:`companion.records.reopen`: a torn tail is cut with a warning; anything
+    :func:`companion.journal.reopen`: a torn tail is cut with a warning; anything
     else wrong raises :class:`JournalError` and leaves the file as it was)."""
 
     def rebuild(contents: JournalContents) -> Game:
@@ -130,22 +110,6 @@ def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.mono
     game.attach_journal(journal)
     game.entries = journal.entries
     return Resumed(game, journal, warnings)
-
-
-def journals(directory: str | os.PathLike[str] | None = None) -> list[Path]:
-    """The journals in the games directory, oldest first."""
-    folder = games_dir(directory)
-    if not folder.is_dir():
-        return []
-    return sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: (p.stat().st_mtime, p.name))
-
-
-def latest_journal(directory: str | os.PathLike[str] | None = None) -> Path:
-    """The most recently written journal; :class:`JournalError` if there is none."""
-    found = journals(directory)
-    if not found:
-        raise JournalError(f"no saved game in {games_dir(directory)}")
-    return found[-1]
 
 
 def new_game(rules: HouseRules | None = None, *, seed: int | None = None,

@@ -1,4 +1,4 @@
-"""Where the app writes exported PGNs (journals live where companion.resume keeps them)."""
+"""Where the app writes exported PGNs (journals live where companion.journal keeps them)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ LOGGER = logging.getLogger(__name__)
 def export_dir() -> Path:
     """The user's documents folder, in a ``Raindropchess`` folder; under the data folder
     instead when ``RAINDROP_DATA_DIR`` is set (tests, portable installs)."""
-    from companion import resume as journal  # the game's modules load with the first game
+    from companion import journal  # the game's modules load with the first game
 
     if os.environ.get(journal.ENV_DATA_DIR):
         base = journal.data_dir() / "exports"
@@ -32,6 +32,6 @@ def kept_frames_dir() -> Path:
 
 def settings_path() -> Path:
     """The app's own settings file (next to the games)."""
-    from companion import resume as journal
+    from companion import journal
 
     return journal.data_dir() / "app-settings.json"

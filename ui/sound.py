@@ -95,7 +95,7 @@ def ensure_sounds(folder: Path) -> dict[str, Path]:
 
 
 def sound_folder() -> Path:
-    from companion import resume as journal
+    from companion import journal
 
     return journal.data_dir() / "sounds"
 

@@ -13,7 +13,7 @@ from kivy.uix.modalview import ModalView
 
 from companion.cards import Decks
 from companion.game import Game
-from companion.resume import Journal
+from companion.journal import Journal
 from companion.rules import HouseRules
 from ui import touch
 from ui.app import RaindropApp

@@ -12,7 +12,7 @@ from kivy.uix.screenmanager import Screen
 
 import ui.widgets.common
 import ui.widgets.segmented  # noqa: F401
-from companion import resume as journal
+from companion import journal
 from ui import paths
 from ui.settings import AppSettings
 

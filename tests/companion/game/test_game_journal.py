@@ -14,7 +14,7 @@ from game_helpers import random_step
 from companion import events
 from companion.clock import ClockSettings
 from companion.game import Game
-from companion.resume import (
+from companion.journal import (
     ENV_DATA_DIR,
     KEY_DIR,
     Journal,
@@ -23,10 +23,8 @@ from companion.resume import (
     encode_line,
     latest_journal,
     load_key,
-    new_game,
-    read_journal,
-    resume,
 )
+from companion.resume import new_game, read_journal, resume
 from companion.rules import HouseRules
 from companion.sealing import seal, unseal
 

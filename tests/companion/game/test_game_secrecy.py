@@ -19,8 +19,9 @@ from companion import events
 from companion import game as game_module
 from companion.cli.play import TerminalSession
 from companion.game import Game
-from companion.resume import KEY_DIR, new_game, read_journal, resume
+from companion.journal import KEY_DIR
 from companion.notation import read_pgn, write_pgn
+from companion.resume import new_game, read_journal, resume
 from companion.sealing import SealError, new_key, seal, unseal
 
 CANONICAL = "KQRRBBNNPPPPPPPP"
@@ -111,7 +112,7 @@ def test_a_journal_without_its_key_is_refused_and_left_alone(tmp_path: Path) -> 
     data = journal.path.read_bytes()
     for key in (journal.path.parent / KEY_DIR).iterdir():
         key.rename(tmp_path / key.name)
-    from companion.resume import JournalError
+    from companion.journal import JournalError
 
     with pytest.raises(JournalError, match=r"key file .* is missing"):
         resume(journal.path)

@@ -1,25 +1,24 @@
-"""Crash-safe record files, for any game: one checksummed record per line, secrets
-sealed with a key kept apart, torn tails cut, damaged entries never thrown away.
+"""The journal: the crash-safe log of a game in progress, for every game.
 
-A record file is a text file, one record per line: ``CRC32 JSON``, the CRC (8 hex
+A journal is a text file, one line per item: ``CRC32 JSON``, the CRC (8 hex
 digits) taken over the JSON text. The first line is the header; every following
 line is one entry, numbered from 1 in its ``n`` field, written with ``os.write``
 and flushed with ``os.fsync`` before :meth:`Journal.append` returns.
 
-A record's ``secret`` field is stored sealed (:mod:`companion.sealing`) with a key
+An item's ``secret`` field is stored sealed (:mod:`companion.sealing`) with a key
 made for each file when its header is written and kept apart from it, in a key
 file (``.keys/ID.key`` beside the file, the ``ID`` named by the header's ``key``
-field). Record files, key files and their folders are created readable by their
+field). Journals, key files and their folders are created readable by their
 owner only (0600, 0700).
 
-Reading (:func:`read_records`) stops at the first entry that is torn, damaged or
-out of sequence. :func:`reopen` goes on recording to a file: it cuts back a torn
+Reading (:func:`read_entries`) stops at the first entry that is torn, damaged or
+out of sequence. :func:`reopen` goes on writing to a journal: it cuts back a torn
 *tail* (a crash mid-write, damaged bytes at the very end) after copying the
 original aside (``NAME.damaged-N``), but refuses, changing nothing, when intact
 entries follow a damaged one. Nothing here knows any game: :mod:`companion.resume`
-rebuilds a Raindropchess game from these records.
+rebuilds a Raindropchess game from a journal, :mod:`companion.games.resume` one of
+the abstract games.
 """
-
 from __future__ import annotations
 
 import dataclasses
@@ -33,7 +32,7 @@ import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import platformdirs
 
@@ -50,7 +49,7 @@ T = TypeVar("T")
 
 ENV_DATA_DIR = "RAINDROP_DATA_DIR"
 SUFFIX = ".rdj"
-SECRET = "secret"    # a record's field stored sealed
+SECRET = "secret"    # a header's or entry's field stored sealed
 KEY_FIELD = "key"    # the header's field naming its key file
 KEY_DIR = ".keys"    # the key files' folder, beside the journals
 FILE_MODE = 0o600
@@ -59,6 +58,18 @@ DIR_MODE = 0o700
 
 class JournalError(ValueError):
     """A journal that cannot be used; the message names the file and the problem."""
+
+
+class ReplayError(ValueError):
+    """A journal entry that does not fit the game it is replayed on; the message names it."""
+
+
+class JournalWriter(Protocol):
+    """Where a live game writes its committed actions (a :class:`Journal`, or a test's list)."""
+
+    def begin(self, header: dict[str, Any]) -> None: ...
+
+    def append(self, entry: dict[str, Any]) -> None: ...
 
 
 def write_private(path: str | os.PathLike[str], text: str, *, exclusive: bool) -> None:
@@ -85,14 +96,14 @@ def games_dir(override: str | os.PathLike[str] | None = None) -> Path:
     return data_dir(override) / "games"
 
 
-def encode_line(record: dict[str, Any]) -> bytes:
-    text = json.dumps(record, separators=(",", ":"), sort_keys=True)
+def encode_line(item: dict[str, Any]) -> bytes:
+    text = json.dumps(item, separators=(",", ":"), sort_keys=True)
     data = text.encode("utf-8")
     return f"{zlib.crc32(data):08x} ".encode("ascii") + data + b"\n"
 
 
 def decode_line(line: bytes) -> dict[str, Any]:
-    """One journal line (without its newline) back to its record; ``ValueError`` if bad."""
+    """One journal line (without its newline) back to its JSON object; ``ValueError`` if bad."""
     if len(line) < 10 or line[8:9] != b" ":
         raise ValueError("not a journal line (expected 'CRC32 JSON')")
     try:
@@ -103,12 +114,12 @@ def decode_line(line: bytes) -> dict[str, Any]:
     if zlib.crc32(data) != crc:
         raise ValueError("the checksum does not match (damaged data)")
     try:
-        record = json.loads(data.decode("utf-8"))
+        item = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"the JSON is damaged: {error}") from None
-    if not isinstance(record, dict):
-        raise ValueError("the record is not a JSON object")
-    return record
+    if not isinstance(item, dict):
+        raise ValueError("the line is not a JSON object")
+    return item
 
 
 def _fsync_dir(path: Path) -> None:
@@ -183,23 +194,23 @@ def load_key(journal: Path, header: dict[str, Any]) -> bytes | None:
     return key
 
 
-def _sealed(record: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
-    if SECRET not in record:
-        return record
+def _sealed(item: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
+    if SECRET not in item:
+        return item
     if key is None:
-        raise JournalError("a record with a secret needs a journal with a key")
-    data = json.dumps(record[SECRET], separators=(",", ":"), sort_keys=True).encode("utf-8")
-    return dict(record, **{SECRET: seal(key, data, label)})
+        raise JournalError("an entry with a secret needs a journal with a key")
+    data = json.dumps(item[SECRET], separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return dict(item, **{SECRET: seal(key, data, label)})
 
 
-def _unsealed(record: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
-    """``record`` with its secret opened; ``ValueError`` (a :class:`SealError`) if bad."""
-    if SECRET not in record:
-        return record
+def _unsealed(item: dict[str, Any], key: bytes | None, label: str) -> dict[str, Any]:
+    """``item`` with its secret opened; ``ValueError`` (a :class:`SealError`) if bad."""
+    if SECRET not in item:
+        return item
     if key is None:
-        raise SealError("the record has a secret but the journal names no key")
-    value = json.loads(unseal(key, record[SECRET], label).decode("utf-8"))
-    return dict(record, **{SECRET: value})
+        raise SealError("the entry has a secret but the journal names no key")
+    value = json.loads(unseal(key, item[SECRET], label).decode("utf-8"))
+    return dict(item, **{SECRET: value})
 
 
 def _lock(fd: int, path: Path) -> None:
@@ -220,7 +231,7 @@ def _lock(fd: int, path: Path) -> None:
 
 
 class Journal:
-    """Appends a game's records to one file, each flushed to disk (fsync); a record's
+    """Appends a game's entries to one file, each flushed to disk (fsync); an entry's
     ``secret`` field is sealed with the journal's key (made by :meth:`begin`)."""
 
     def __init__(self, path: Path, *, fd: int, entries: int, key: bytes | None = None,
@@ -263,10 +274,10 @@ class Journal:
         _fsync_dir(target.parent)
         return cls(target, fd=fd, entries=-1)
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, item: dict[str, Any]) -> None:
         if self._fd is None:
             raise JournalError(f"the journal {self.path} is closed")
-        data = encode_line(record)
+        data = encode_line(item)
         try:
             written = os.write(self._fd, data)
             if written != len(data):
@@ -281,20 +292,20 @@ class Journal:
         gets a new key, written to its key file first, and names it."""
         if self._entries != -1:
             raise JournalError(f"the journal {self.path} already has a header")
-        record = dict(header)
-        if SECRET in record:
+        item = dict(header)
+        if SECRET in item:
             key_id, self._key = _write_key(self.path)
-            record[KEY_FIELD] = key_id
-        self._write(_sealed(record, self._key, "0"))
+            item[KEY_FIELD] = key_id
+        self._write(_sealed(item, self._key, "0"))
         self._entries = 0
 
     def append(self, entry: dict[str, Any]) -> None:
         """Write one entry (its ``secret`` sealed) and fsync before returning."""
         if self._entries < 0:
             raise JournalError(f"the journal {self.path} has no header yet")
-        record = dict(entry)
-        record["n"] = self._entries + 1
-        self._write(_sealed(record, self._key, str(record["n"])))
+        item = dict(entry)
+        item["n"] = self._entries + 1
+        self._write(_sealed(item, self._key, str(item["n"])))
         self._entries += 1
 
     @property
@@ -334,8 +345,8 @@ class JournalContents:
     damaged_inside: bool = False  # intact entries follow the damage: never cut
 
 
-def read_records(path: str | os.PathLike[str]) -> JournalContents:
-    """Read any journal's records without changing the file (no game knowledge).
+def read_entries(path: str | os.PathLike[str]) -> JournalContents:
+    """Read any journal's header and entries without changing the file (no game knowledge).
 
     :class:`JournalError` if the header or the key cannot be read. Reading stops
     at the first entry that is torn, damaged (checksum, JSON, seal) or out of
@@ -375,15 +386,15 @@ def read_records(path: str | os.PathLike[str]) -> JournalContents:
                        f"without an end of line)")
             break
         try:
-            record = decode_line(data[position:end])
-            if record.get("n") != number:
-                raise ValueError(f"it is out of sequence (numbered {record.get('n')!r})")
-            record = _unsealed(record, key, str(number))
+            item = decode_line(data[position:end])
+            if item.get("n") != number:
+                raise ValueError(f"it is out of sequence (numbered {item.get('n')!r})")
+            item = _unsealed(item, key, str(number))
         except ValueError as error:
             problem = f"entry {number} is damaged: {error}"
             damaged_inside = _intact_after(data, end + 1 if end >= 0 else len(data), number)
             break
-        entries.append(record)
+        entries.append(item)
         position = end + 1
     if problem is not None:
         problem += f"; {len(data) - position} bytes after entry {len(entries)} were ignored"
@@ -395,10 +406,10 @@ def _intact_after(data: bytes, position: int, number: int) -> bool:
     """Whether an intact, checksummed entry numbered after ``number`` follows."""
     for line in data[position:].split(b"\n"):
         try:
-            record = decode_line(line)
+            item = decode_line(line)
         except ValueError:
             continue
-        if isinstance(record.get("n"), int) and record["n"] > number:
+        if isinstance(item.get("n"), int) and item["n"] > number:
             return True
     return False
 
@@ -413,7 +424,7 @@ def _aside_name(path: Path) -> Path:
 
 def reopen(path: str | os.PathLike[str], prepare: Callable[[JournalContents], T],
            ) -> tuple[T, Journal, tuple[str, ...]]:
-    """Open a record file to record on, after ``prepare`` (e.g. rebuilding a game)
+    """Open a journal to write on, after ``prepare`` (e.g. rebuilding a game)
     accepted its contents; returns what ``prepare`` returned, the journal, warnings.
 
     The file is locked first. :class:`JournalError` (or whatever ``prepare``
@@ -432,7 +443,7 @@ def reopen(path: str | os.PathLike[str], prepare: Callable[[JournalContents], T]
     warnings: list[str] = []
     try:
         _lock(fd, file)
-        contents = read_records(file)
+        contents = read_entries(file)
         if contents.damaged_inside:
             damaged = len(contents.entries) + 1
             reason = (contents.problem or "").split(";")[0]
@@ -458,3 +469,24 @@ def reopen(path: str | os.PathLike[str], prepare: Callable[[JournalContents], T]
         raise
     return prepared, Journal(file, fd=fd, entries=len(contents.entries), key=key), \
         tuple(warnings)
+
+
+def journals(directory: str | os.PathLike[str] | None = None) -> list[Path]:
+    """The journals in the games directory (of every game), oldest first."""
+    folder = games_dir(directory)
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def latest_journal(directory: str | os.PathLike[str] | None = None) -> Path:
+    """The most recently written journal; :class:`JournalError` if there is none."""
+    found = journals(directory)
+    if not found:
+        raise JournalError(f"no saved game in {games_dir(directory)}")
+    return found[-1]
+
+
+def journal_header(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The header of any journal (to tell which game it is); :class:`JournalError`."""
+    return read_entries(path).header
