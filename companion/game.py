@@ -153,6 +153,11 @@ class Game:
         return self._board.turn
 
     @property
+    def fullmove_number(self) -> int:
+        """The move number, as PGN counts it (it goes up after Black's turn)."""
+        return self._board.fullmove_number
+
+    @property
     def pending(self) -> str | None:
         """The RFEN letter of the flipped card awaiting placement (or a joker's removal)."""
         return self._board.pending
@@ -522,6 +527,12 @@ class Game:
         move = self.parse_move(text)
         self.play(move)
         return move
+
+    def parse_san(self, text: str) -> chess.Move:
+        """A legal action written in SAN (``e3``, ``N@e4``, ``exd5``, ``a8=Q``) as it stands in
+        a record; ``ValueError`` (python-chess's) when it is not one. For what a player types,
+        :meth:`parse_move`."""
+        return self._board.parse_san(text)
 
     def parse_move(self, text: str) -> chess.Move:
         """Read SAN or UCI into a legal move now (a bare square such as ``e4`` places a

@@ -399,8 +399,7 @@ def _parse_time_control(text: str) -> ClockSettings:
 
 
 def _where(game: Game) -> str:
-    board = game.board
-    return f"move {board.fullmove_number} ({chess.COLOR_NAMES[board.turn]})"
+    return f"move {game.fullmove_number} ({chess.COLOR_NAMES[game.turn]})"
 
 
 _NULLS = ("--", "Z0", "0000", "@@@@")
@@ -510,7 +509,7 @@ def _replay(record: _Record, game: Game, *, exact: bool) -> list[ReplayStep]:
         color = game.turn
         where = _where(game)
         try:
-            move = game.board.parse_san(token)
+            move = game.parse_san(token)
         except (ValueError, IllegalActionError) as error:
             raise PgnError(f"{where}: cannot play {token!r}: {error}") from None
         if move.drop and game.pending is None:
