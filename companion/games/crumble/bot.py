@@ -1,0 +1,188 @@
+"""Crumble's knowledge for the engine: turns with their positions, an evaluation, draws.
+
+The search state is the position (its canonical text, parsed on first use);
+a turn is ``(turn text, position text after it)``: every action and, for each,
+every swap end state, as :func:`companion.games.crumble.play.all_turns` lists
+them. The evaluation reads what wins: for each colour, how many enemy pieces
+its best chain still has to take to link west to east and south to north (a
+shortest path through pieces, own pieces free, enemy ones costing one), and
+the share of the board each colour covers.
+
+Draws (rules file, section 8): the engine claims the one-big-piece draw and
+accepts an offered draw when its expected score is clearly below a half; it
+offers one under the same condition.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import threading
+from collections import deque
+
+from companion.engine.bots import Setup, Style, style_of
+from companion.engine.contract import Analysis, Budget, ProgressCallback, draw_is_welcome
+from companion.engine.levels import Level
+from companion.engine.mcts import Children, Search, Settings
+from companion.games.crumble.engine import Successors, Work, explore
+from companion.games.crumble.play import actions, finished, swap_prefix
+from companion.games.crumble.state import CrumblePosition
+
+LOGGER = logging.getLogger(__name__)
+
+Turn = tuple[str, str]
+"""``(turn text, position text after it)``."""
+
+WEST, EAST, SOUTH, NORTH = 8, 2, 4, 1
+
+
+def turns_and_positions(pos: CrumblePosition) -> list[Turn]:
+    """Every turn (one per distinct end state) with the text of the position it reaches."""
+    if finished(pos):
+        return []
+    writer = Successors(pos)
+    out: list[Turn] = []
+    seen: set[str] = set()
+    for action in actions(pos):
+        work = Work(pos, action)
+        texts, order, history, candidate = writer.writer(work)
+        after = writer.text(texts, order, work.colours, history, False)
+        if after not in seen:
+            seen.add(after)
+            out.append((action.text, after))
+        for reached in explore(work, candidate):
+            after = writer.text(texts, order, reached.colours, history, candidate)
+            if after in seen:
+                continue
+            seen.add(after)
+            out.append((f"{action.text} {swap_prefix(work, reached.start)}{reached.dirs}",
+                        after))
+    return out
+
+
+def crossing_cost(pos: CrumblePosition, colour: int, start: int, goal: int) -> int:
+    """Enemy pieces a chain of ``colour`` must still take to join the board sides
+    ``start`` and ``goal`` (0-1 shortest path over side contacts)."""
+    state, board = pos.state, pos.board
+    colours = state.colours
+    edges = board.edges
+    side = board.side
+    count = len(colours)
+    best = [1 << 30] * count
+    queue: deque[int] = deque()
+    for i in range(count):
+        if edges[i] & start:
+            cost = 0 if colours[i] == colour else 1
+            best[i] = cost
+            if cost:
+                queue.append(i)
+            else:
+                queue.appendleft(i)
+    while queue:
+        i = queue.popleft()
+        here = best[i]
+        if edges[i] & goal:
+            return here
+        for j in side[i]:
+            cost = here + (0 if colours[j] == colour else 1)
+            if cost < best[j]:
+                best[j] = cost
+                if cost == here:
+                    queue.appendleft(j)
+                else:
+                    queue.append(j)
+    return count
+
+
+def features(pos: CrumblePosition) -> tuple[int, int, float]:
+    """(black's crossing cost, white's, black's share of the board)."""
+    state = pos.state
+    area = [0, 0]
+    for (_, _, w, h), c in zip(state.rects, state.colours, strict=True):
+        area[c] += w * h
+    share = area[0] / (area[0] + area[1])
+    black = crossing_cost(pos, 0, WEST, EAST) + crossing_cost(pos, 0, SOUTH, NORTH)
+    white = crossing_cost(pos, 1, WEST, EAST) + crossing_cost(pos, 1, SOUTH, NORTH)
+    return black, white, share
+
+
+def heuristic(pos: CrumblePosition) -> float:
+    """Black's expected score of a position that is not over."""
+    black, white, share = features(pos)
+    tempo = 0.3 if pos.state.side == 0 else -0.3
+    return 1.0 / (1.0 + math.exp(-(0.6 * (white - black) + 4.0 * (share - 0.5) + tempo)))
+
+
+class CrumbleDomain:
+    """Crumble on positions; a turn carries the position it reaches."""
+
+    def mover(self, state: CrumblePosition) -> int:
+        return state.state.side
+
+    def result(self, state: CrumblePosition) -> float | None:
+        winners = state.winners
+        if winners:
+            return 1.0 if 0 in winners else 0.0
+        if state.state.draw in ("3", "="):
+            return 0.5
+        return None
+
+    def children(self, state: CrumblePosition, rng: random.Random) -> Children[Turn]:
+        kids = turns_and_positions(state)
+        return Children(kids, [1.0] * len(kids))
+
+    def play(self, state: CrumblePosition, turn: Turn) -> CrumblePosition:
+        return CrumblePosition(turn[1])
+
+
+class Heuristic:
+    def evaluate(self, state: CrumblePosition, rng: random.Random) -> float:
+        return heuristic(state)
+
+
+def settings_for() -> Settings:
+    return Settings(c_puct=1.2, widen_base=8, widen_rate=1.5)
+
+
+class CrumbleBot:
+    """Crumble for the engine."""
+
+    def setup(self, position: CrumblePosition, style: Style) -> Setup:
+        mover = "black" if position.state.side == 0 else "white"
+        return Setup(state=position, domain=CrumbleDomain(), evaluator=Heuristic(),
+                     settings=settings_for(),
+                     turn_text=lambda state, action: action[0],
+                     position_text=lambda state: state.text(),
+                     mover=mover, opponent="white" if mover == "black" else "black")
+
+    def decide(self, position: CrumblePosition, *, level: Level, budget: Budget, seed: int,
+               stop: threading.Event | None,
+               progress: ProgressCallback | None) -> Analysis | None:
+        return None
+
+    def value(self, position: CrumblePosition, *, level: Level, seed: int,
+              playouts: int = 64) -> float:
+        """The mover's expected score by a short search."""
+        setup = self.setup(position, style_of(level))
+        outcome = Search(setup.domain, setup.evaluator, setup.settings, seed=seed).run(
+            setup.state, playouts=playouts)
+        return outcome.root_value
+
+    def accepts_draw(self, position: CrumblePosition, *, level: Level, seed: int) -> bool:
+        return draw_is_welcome(self.value(position, level=level, seed=seed))
+
+    def claims_draw(self, position: CrumblePosition, *, level: Level, seed: int) -> bool:
+        """Whether to make the one-big-piece claim now (when the rules offer it)."""
+        from companion.games.crumble.rules import RULES
+
+        if not RULES.claims(position):
+            return False
+        return self.value(position, level=level, seed=seed) < 0.5
+
+    def offers_draw(self, position: CrumblePosition, *, level: Level, seed: int) -> bool:
+        """Whether to offer a draw before its turn."""
+        return self.accepts_draw(position, level=level, seed=seed)
+
+
+BOT = CrumbleBot()
