@@ -35,6 +35,7 @@ LOGGER = logging.getLogger(__name__)
 
 S = TypeVar("S")
 A = TypeVar("A")
+S_contra = TypeVar("S_contra", contravariant=True)
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
@@ -70,10 +71,10 @@ class Domain(Protocol[S, A]):
         ...
 
 
-class Evaluator(Protocol[S]):
+class Evaluator(Protocol[S_contra]):
     """What a state is worth: player 0's expected score, 0 to 1."""
 
-    def evaluate(self, state: S, rng: random.Random) -> float: ...
+    def evaluate(self, state: S_contra, rng: random.Random) -> float: ...
 
 
 @dataclass(frozen=True)
