@@ -52,10 +52,10 @@ from companion.engine.contract import Budget  # noqa: E402
 from companion.engine.levels import level  # noqa: E402
 
 CALIBRATION: dict[str, float] = {
-    "dropper": 900.0,
-    "rumbo": 700.0,
-    "raindrops": 250.0,
-    "crumble": 30.0,
+    "dropper": 5000.0,
+    "rumbo": 3200.0,
+    "raindrops": 900.0,
+    "crumble": 60.0,
 }
 """Playouts per CPU second on one idle core of the reference machine (``--calibrate``)."""
 
