@@ -91,9 +91,9 @@ def place(board: Board, p: int, black: bool, m: Masks) -> Board:
             own |= q
             empty ^= q
     toward = m.toward[p]
-    # the first stone's own group
-    group = flood(bit, own, stride)
-    if not (group << 1 | group >> 1 | group << stride | group >> stride) & empty:
+    # the first stone's own group (alive at once when an empty point touches the stone)
+    group = 0 if around & empty else flood(bit, own, stride)
+    if group and not (group << 1 | group >> 1 | group << stride | group >> stride) & empty:
         dirs = ((toward[0] & group) and 1) | ((toward[1] & group) and 2) | (
             (toward[2] & group) and 4) | ((toward[3] & group) and 8)
         owner = m.owner[dirs]
@@ -104,6 +104,9 @@ def place(board: Board, p: int, black: bool, m: Masks) -> Board:
     touching = around & other
     while touching:
         q = touching & -touching
+        if near[q.bit_length() - 1] & empty:  # a liberty of its own: alive
+            touching ^= q
+            continue
         g = flood(q, other, stride)
         touching &= ~g
         if (g << 1 | g >> 1 | g << stride | g >> stride) & empty:
