@@ -49,7 +49,8 @@ def table(n: int) -> tuple[tuple[tuple[tuple[str, int], ...], ...], tuple[str, .
 def read(text: str) -> tuple[str, str, str, str, list[str]]:
     """(stones, side, komi, claims, options)."""
     fields = text.split()
-    return fields[1], fields[2], fields[3], fields[4], fields[5].split(",") if len(fields) > 5 else []
+    options = fields[5].split(",") if len(fields) > 5 else []
+    return fields[1], fields[2], fields[3], fields[4], options
 
 
 def write(stones: str, side: str, komi: str, claims: str, options: list[str]) -> str:
