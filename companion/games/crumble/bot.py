@@ -39,26 +39,91 @@ WEST, EAST, SOUTH, NORTH = 8, 2, 4, 1
 
 def turns_and_positions(pos: CrumblePosition) -> list[Turn]:
     """Every turn (one per distinct end state) with the text of the position it reaches."""
+    return [(turn, after) for turn, after, _ in scored_turns(pos)]
+
+
+def scored_turns(pos: CrumblePosition) -> list[tuple[str, str, float]]:
+    """Every turn (one per distinct end state), the text it reaches, and Black's expected
+    score there by :func:`heuristic`, worked out on the board after the action (no text
+    is read back)."""
     if finished(pos):
         return []
     writer = Successors(pos)
-    out: list[Turn] = []
+    out: list[tuple[str, str, float]] = []
     seen: set[str] = set()
+    side = 1 - pos.state.side  # to move after the turn
     for action in actions(pos):
         work = Work(pos, action)
         texts, order, history, candidate = writer.writer(work)
+        alive = [i for i, r in enumerate(work.rects) if r[2] > 0]
         after = writer.text(texts, order, work.colours, history, False)
         if after not in seen:
             seen.add(after)
-            out.append((action.text, after))
+            out.append((action.text, after, work_value(work, work.colours, alive, side, None)))
         for reached in explore(work, candidate):
             after = writer.text(texts, order, reached.colours, history, candidate)
             if after in seen:
                 continue
             seen.add(after)
+            value = work_value(work, reached.colours, alive, side, reached.winner)
             out.append((f"{action.text} {swap_prefix(work, reached.start)}{reached.dirs}",
-                        after))
+                        after, value))
     return out
+
+
+def work_value(work: Work, colours: bytes, alive: list[int], side: int,
+               winner: int | None) -> float:
+    """Black's expected score on the board after an action (and a swap): :func:`value_of`."""
+    if winner is not None:
+        return 1.0 if winner == 0 else 0.0
+    area = [0, 0]
+    rects = work.rects
+    for i in alive:
+        r = rects[i]
+        area[colours[i]] += r[2] * r[3]
+    edges, contacts = work.edges, work.side
+    black = (cost(colours, edges, contacts, alive, 0, WEST, EAST)
+             + cost(colours, edges, contacts, alive, 0, SOUTH, NORTH))
+    white = (cost(colours, edges, contacts, alive, 1, WEST, EAST)
+             + cost(colours, edges, contacts, alive, 1, SOUTH, NORTH))
+    return value_of(black, white, area[0] / (area[0] + area[1]), side)
+
+
+def cost(colours: bytes | bytearray, edges: list[int], contacts: list[list[int]],
+         pieces: list[int], colour: int, start: int, goal: int) -> int:
+    """Enemy pieces a chain of ``colour`` must still take to join the board sides
+    ``start`` and ``goal`` (0-1 shortest path over side contacts)."""
+    best: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for i in pieces:
+        if edges[i] & start:
+            c = 0 if colours[i] == colour else 1
+            best[i] = c
+            if c:
+                queue.append(i)
+            else:
+                queue.appendleft(i)
+    far = 1 << 30
+    while queue:
+        i = queue.popleft()
+        here = best[i]
+        if edges[i] & goal:
+            return here
+        for j in contacts[i]:
+            c = here + (0 if colours[j] == colour else 1)
+            if c < best.get(j, far):
+                best[j] = c
+                if c == here:
+                    queue.appendleft(j)
+                else:
+                    queue.append(j)
+    return len(pieces)
+
+
+def value_of(black: int, white: int, share: float, side: int) -> float:
+    """Black's expected score from the crossing costs, Black's share and the side to move."""
+    tempo = 0.3 if side == 0 else -0.3
+    return 1.0 / (1.0 + math.exp(-(0.6 * (white - black) + 4.0 * (share - 0.5) + tempo)))
 
 
 def crossing_cost(pos: CrumblePosition, colour: int, start: int, goal: int) -> int:
@@ -110,12 +175,20 @@ def features(pos: CrumblePosition) -> tuple[int, int, float]:
 def heuristic(pos: CrumblePosition) -> float:
     """Black's expected score of a position that is not over."""
     black, white, share = features(pos)
-    tempo = 0.3 if pos.state.side == 0 else -0.3
-    return 1.0 / (1.0 + math.exp(-(0.6 * (white - black) + 4.0 * (share - 0.5) + tempo)))
+    return value_of(black, white, share, pos.state.side)
 
 
 class CrumbleDomain:
-    """Crumble on positions; a turn carries the position it reaches."""
+    """Crumble on positions; a turn carries the position it reaches.
+
+    Listing a node's turns also scores each one (:func:`scored_turns`): the
+    score is the turn's prior and, kept in :attr:`values`, the value of its
+    position when the search first reaches it, so no text is read back to
+    evaluate a leaf.
+    """
+
+    def __init__(self) -> None:
+        self.values: dict[str, float] = {}
 
     def mover(self, state: CrumblePosition) -> int:
         return state.state.side
@@ -129,16 +202,29 @@ class CrumbleDomain:
         return None
 
     def children(self, state: CrumblePosition, rng: random.Random) -> Children[Turn]:
-        kids = turns_and_positions(state)
-        return Children(kids, [1.0] * len(kids))
+        scored = scored_turns(state)
+        black = state.state.side == 0
+        values = self.values
+        priors = []
+        for _, after, value in scored:
+            values[after] = value
+            mine = value if black else 1.0 - value
+            priors.append(math.exp(6.0 * mine))
+        return Children([(turn, after) for turn, after, _ in scored], priors)
 
     def play(self, state: CrumblePosition, turn: Turn) -> CrumblePosition:
         return CrumblePosition(turn[1])
 
 
 class Heuristic:
+    """The evaluation at the leaves: the score worked out when the turn was listed."""
+
+    def __init__(self, domain: CrumbleDomain) -> None:
+        self.domain = domain
+
     def evaluate(self, state: CrumblePosition, rng: random.Random) -> float:
-        return heuristic(state)
+        value = self.domain.values.get(state.text())
+        return heuristic(state) if value is None else value
 
 
 def settings_for() -> Settings:
@@ -150,7 +236,8 @@ class CrumbleBot:
 
     def setup(self, position: CrumblePosition, style: Style) -> Setup:
         mover = "black" if position.state.side == 0 else "white"
-        return Setup(state=position, domain=CrumbleDomain(), evaluator=Heuristic(),
+        domain = CrumbleDomain()
+        return Setup(state=position, domain=domain, evaluator=Heuristic(domain),
                      settings=settings_for(),
                      turn_text=lambda state, action: action[0],
                      position_text=lambda state: state.text(),
