@@ -112,6 +112,20 @@ class AbstractEngine:
         pos = self._position(position)
         return self.bot.accepts_draw(pos, level=level, seed=seed)
 
+    def offers_draw(self, position: str, *, level: Level, seed: int = 0) -> bool:
+        """Whether the side to move offers a draw before its turn (its own judgement)."""
+        pos = self._position(position)
+        offers = getattr(self.bot, "offers_draw", None)
+        return bool(offers(pos, level=level, seed=seed)) if offers is not None else False
+
+    def claim(self, position: str, *, level: Level, seed: int = 0) -> str | None:
+        """The claim the side to move makes now (a claim its rules offer), or ``None``."""
+        pos = self._position(position)
+        if not self.rules.claims(pos):
+            return None
+        chooses = getattr(self.bot, "claim", None)
+        return chooses(pos, level=level, seed=seed) if chooses is not None else None
+
 
 def run_search(setup: Setup, text: str, *, level: Level, budget: Budget, seed: int,
                stop: threading.Event | None, progress: ProgressCallback | None,

@@ -84,3 +84,15 @@ class GameBot(Protocol):
     def accepts_draw(self, position: Any, *, level: Level, seed: int) -> bool:
         """Whether the side to move takes a draw offered here."""
         ...
+
+
+class DrawJudge(Protocol):
+    """What a bot of a game with draw offers and claims adds (Crumble's)."""
+
+    def offers_draw(self, position: Any, *, level: Level, seed: int) -> bool:
+        """Whether the side to move offers a draw before its turn."""
+        ...
+
+    def claim(self, position: Any, *, level: Level, seed: int) -> str | None:
+        """The claim to make now (one the rules offer), or ``None``."""
+        ...

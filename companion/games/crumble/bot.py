@@ -249,7 +249,7 @@ class CrumbleBot:
         return None
 
     def value(self, position: CrumblePosition, *, level: Level, seed: int,
-              playouts: int = 64) -> float:
+              playouts: int = 24) -> float:
         """The mover's expected score by a short search."""
         setup = self.setup(position, style_of(level))
         outcome = Search(setup.domain, setup.evaluator, setup.settings, seed=seed).run(
@@ -270,6 +270,10 @@ class CrumbleBot:
     def offers_draw(self, position: CrumblePosition, *, level: Level, seed: int) -> bool:
         """Whether to offer a draw before its turn."""
         return self.accepts_draw(position, level=level, seed=seed)
+
+    def claim(self, position: CrumblePosition, *, level: Level, seed: int) -> str | None:
+        """``"draw"`` when the one-big-piece claim is open and worth making, else ``None``."""
+        return "draw" if self.claims_draw(position, level=level, seed=seed) else None
 
 
 BOT = CrumbleBot()

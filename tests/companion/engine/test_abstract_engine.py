@@ -254,17 +254,17 @@ def test_rumbo_komi_and_side_are_turns_the_rules_accept() -> None:
 
 
 def test_crumble_draws_by_the_engines_judgement() -> None:
-    from companion.games.crumble.bot import BOT
-
+    engine = make_engine("crumble", {})
     rules = games.get("crumble")
-    start = rules.start()
-    assert not BOT.accepts_draw(start, level=level(3), seed=1)  # even: play on
-    lost = rules.parse(CRUMBLE_P6.replace(" b 0 ", " w 0 "))  # Black wins at once anyway
-    assert BOT.accepts_draw(lost, level=level(3), seed=1)
-    big = rules.parse("crumble 4x2 0,0,2,2,b;2,0,1,1,w;3,0,1,1,b;2,1,1,1,b;3,1,1,1,w b 0 -|-|-|-")
-    assert rules.claims(big) == ("draw",)
-    assert isinstance(BOT.claims_draw(big, level=level(3), seed=1), bool)
-    assert not BOT.claims_draw(start, level=level(3), seed=1)  # nothing to claim
+    start = rules.start().text()
+    assert not engine.accepts_draw(start, level=level(3), seed=1)  # even: play on
+    assert not engine.offers_draw(start, level=level(3), seed=1)
+    assert engine.claim(start, level=level(3), seed=1) is None  # nothing to claim
+    lost = CRUMBLE_P6.replace(" b 0 ", " w 0 ")  # White to move; Black wins at once anyway
+    assert engine.accepts_draw(lost, level=level(3), seed=1)
+    assert engine.offers_draw(lost, level=level(3), seed=1)
+    big = "crumble 4x2 0,0,2,2,b;2,0,1,1,w;3,0,1,1,b;2,1,1,1,b;3,1,1,1,w b 0 -|-|-|-"
+    assert engine.claim(big, level=level(3), seed=1) in (None, "draw")
 
 
 # ---- stopping ----------------------------------------------------------------------------
