@@ -137,6 +137,35 @@ def main() -> None:
     args = parser.parse_args()
     for size in (8, 12):
         bench(size, args.games, args.positions, args.seed)
+    playouts(8, 20, args.seed)
+
+
+def playouts(size: int, count: int, seed: int) -> None:
+    """Random games to the end from the start (a random successor each turn), both ways."""
+    start = RULES.start(size=str(size))
+
+    def mine() -> None:
+        rng = random.Random(seed)
+        for _ in range(count):
+            pos = start
+            while True:
+                kids = sorted(RULES.successors(pos), key=lambda p: p.board)
+                if not kids:
+                    break
+                pos = rng.choice(kids)
+
+    def theirs() -> None:
+        rng = random.Random(seed)
+        for _ in range(count):
+            plain.playout(start.text(), rng)
+
+    t0 = time.perf_counter()
+    mine()
+    t1 = time.perf_counter()
+    theirs()
+    t2 = time.perf_counter()
+    print(f"{size}x{size} random games to the end: engine {count / (t1 - t0):.1f}/s, plain "
+          f"{count / (t2 - t1):.1f}/s, ratio {(t2 - t1) / (t1 - t0):.1f}x")
 
 
 if __name__ == "__main__":
