@@ -73,6 +73,23 @@ PLY_LIMIT: dict[str, int] = {"dropper": 1000, "rumbo": 1000, "raindrops": 400, "
 WIN = 1e6
 
 
+def _commit() -> str:
+    """The checkout's commit, marked ``+`` when it has uncommitted changes."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=HERE, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, cwd=HERE, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty.strip() else "")
+
+
+COMMIT = _commit()
+
+
 # ---- the obvious evaluations (the mover's view) -----------------------------------------
 
 def eval_dropper(pos: Any, mover: str) -> float:
@@ -156,7 +173,10 @@ class Choice:
     turn: str
     after: Any
     seconds: float
+    """Wall-clock seconds the choice took."""
     info: str = ""
+    cpu: float = 0.0
+    """CPU seconds of this process the choice took (a load-free measure of one core's time)."""
 
 
 class Player:
@@ -256,13 +276,15 @@ class EnginePlayer(Player):
     def choose(self, game: str, pos: Any, rng: random.Random, seed: int) -> Choice:
         engine = make_engine(game, {})
         start = time.monotonic()
+        cpu = time.process_time()
         analysis = engine.analyse(pos.text(), level=self.level, budget=self.budget(game),
                                   seed=seed)
         seconds = time.monotonic() - start
+        cpu = time.process_time() - cpu
         rules = games.get(game)
         after = rules.play(pos, analysis.chosen.turn)
         return Choice(analysis.chosen.turn, after, seconds,
-                      f"{analysis.chosen.value:.2f}/{analysis.playouts}")
+                      f"{analysis.chosen.value:.2f}/{analysis.playouts}", cpu)
 
 
 def make_player(name: str, timed: bool) -> Player:
@@ -288,6 +310,7 @@ class GameRecord:
     """The winner's side name or ``draw``."""
     turns: list[str] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
 def play_game(game: str, first: Player, second: Player, seed: int, check: bool) -> GameRecord:
@@ -314,6 +337,7 @@ def play_game(game: str, first: Player, second: Player, seed: int, check: bool) 
             raise AssertionError(f"turn {choice.turn!r} does not reach the chosen position")
         record.turns.append(choice.turn)
         record.times.setdefault(player.name, []).append(choice.seconds)
+        record.cpu.setdefault(player.name, []).append(choice.cpu)
         pos = choice.after
         ply += 1
     outcome = rules.outcome(pos)
@@ -356,6 +380,7 @@ def run_pair(game: str, a: str, b: str, count: int, seed: int, timed: bool, chec
         pb.name = pb.name + "'"
     scores: list[float] = []
     times: dict[str, list[float]] = {pa.name: [], pb.name: []}
+    cpus: dict[str, list[float]] = {pa.name: [], pb.name: []}
     started = time.monotonic()
     for number in range(count):
         first, second = (pa, pb) if number % 2 == 0 else (pb, pa)
@@ -364,6 +389,8 @@ def run_pair(game: str, a: str, b: str, count: int, seed: int, timed: bool, chec
         scores.append(score)
         for name, values in record.times.items():
             times[name].extend(values)
+        for name, values in record.cpu.items():
+            cpus[name].extend(values)
         line = {"game": game, "a": pa.name, "b": pb.name, "first": first.name,
                 "seed": seed + number, "result": record.result, "a_points": score,
                 "turns": len(record.turns)}
@@ -375,19 +402,23 @@ def run_pair(game: str, a: str, b: str, count: int, seed: int, timed: bool, chec
               f"{len(scores)}", flush=True)
     mean, half = interval(scores)
     summary = {"game": game, "a": pa.name, "b": pb.name, "games": count, "points": sum(scores),
-               "score": mean, "half95": half, "seconds": time.monotonic() - started}
+               "score": mean, "half95": half, "seconds": time.monotonic() - started,
+               "timed": timed, "commit": COMMIT}
     for name, values in times.items():
         if values:
             summary[f"{name}_turn_mean"] = statistics.mean(values)
             summary[f"{name}_turn_max"] = max(values)
+            summary[f"{name}_cpu_mean"] = statistics.mean(cpus[name])
+            summary[f"{name}_cpu_max"] = max(cpus[name])
     print(f"{game}: {pa.name} vs {pb.name}: {sum(scores):g}/{count} = {100 * mean:.0f}% "
           f"± {100 * half:.0f} (95%)", flush=True)
     for player in (pa, pb):
-        values = times[player.name]
+        values = times[player.name] if timed else cpus[player.name]
         if values and isinstance(player, EnginePlayer):
             cap = player.level.seconds
             over = sum(1 for v in values if v > cap * 1.1)
-            print(f"  {player.name} time a turn: mean {statistics.mean(values):.3f} s, "
+            what = "wall-clock time" if timed else "CPU time"
+            print(f"  {player.name} {what} a turn: mean {statistics.mean(values):.3f} s, "
                   f"max {max(values):.3f} s (cap {cap:g} s + 10%: {over} of {len(values)} over)",
                   flush=True)
     if log is not None:
