@@ -5,8 +5,9 @@ The honest peer: what a careful engineer writes in an afternoon. It shares no co
 that each one and each possible half is an integer, as section 11 of the rules file suggests),
 contacts found per action through the pieces' edges on each grid line and their shared
 corners, captures and chains recomputed over the whole board after every swap step. It is
-the peer the benchmark times the engine against, and the tests cross-check the engine with it. ``successors(text) -> set[str]`` gives the canonical
-texts of every position one complete turn reaches.
+the peer the benchmark times the engine against, and the tests cross-check the engine with it.
+``successors(text) -> set[str]`` gives the canonical texts of every position one complete turn
+reaches.
 """
 
 from __future__ import annotations
