@@ -63,7 +63,12 @@ class Domain(Protocol[S, A]):
         ...
 
     def children(self, state: S, rng: random.Random) -> Children[A]:
-        """The turns the search may try from ``state`` (never empty unless it is over)."""
+        """The turns the search may try from ``state`` (never empty unless it is over).
+
+        A domain whose turns take long to list may read the search's deadline (its
+        ``deadline`` attribute, a ``time.monotonic()`` value or ``None``, set by the
+        search when it has one) and return fewer, marked incomplete, once it passes.
+        """
         ...
 
     def play(self, state: S, action: A) -> S:
@@ -265,11 +270,13 @@ class Search(Generic[S, A]):
         domain = self.domain
         if domain.result(root_state) is not None:
             raise ValueError("the game is over: there is no turn to search")
+        deadline = start + seconds if seconds is not None else None
+        if hasattr(domain, "deadline"):
+            domain.deadline = deadline
         root = self._node(root_state, None, domain.mover(root_state) ^ 1, 1.0, 0)
         self._expand(root)
         if not root.child_actions:
             raise ValueError("the domain lists no turn in a state that is not over")
-        deadline = start + seconds if seconds is not None else None
         limit = playouts
         done = 0
         stopped = False

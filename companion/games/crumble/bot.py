@@ -19,6 +19,7 @@ import logging
 import math
 import random
 import threading
+import time
 from collections import deque
 
 from companion.engine.bots import Setup, Style, style_of
@@ -39,20 +40,28 @@ WEST, EAST, SOUTH, NORTH = 8, 2, 4, 1
 
 def turns_and_positions(pos: CrumblePosition) -> list[Turn]:
     """Every turn (one per distinct end state) with the text of the position it reaches."""
-    return [(turn, after) for turn, after, _ in scored_turns(pos)]
+    return [(turn, after) for turn, after, _ in scored_turns(pos)[0]]
 
 
-def scored_turns(pos: CrumblePosition) -> list[tuple[str, str, float]]:
+def scored_turns(pos: CrumblePosition, rng: random.Random | None = None,
+                 deadline: float | None = None) -> tuple[list[tuple[str, str, float]], bool]:
     """Every turn (one per distinct end state), the text it reaches, and Black's expected
     score there by :func:`heuristic`, worked out on the board after the action (no text
-    is read back)."""
+    is read back); and whether every action was listed. With ``rng`` the actions are taken
+    in a random order; past ``deadline`` (``time.monotonic()``) the listing stops after the
+    action in hand, keeping at least one."""
     if finished(pos):
-        return []
+        return [], True
     writer = Successors(pos)
     out: list[tuple[str, str, float]] = []
     seen: set[str] = set()
     side = 1 - pos.state.side  # to move after the turn
-    for action in actions(pos):
+    todo = actions(pos)
+    if rng is not None:
+        rng.shuffle(todo)
+    for number, action in enumerate(todo):
+        if deadline is not None and out and time.monotonic() >= deadline:
+            return out, number >= len(todo)
         work = Work(pos, action)
         texts, order, history, candidate = writer.writer(work)
         alive = [i for i, r in enumerate(work.rects) if r[2] > 0]
@@ -68,7 +77,7 @@ def scored_turns(pos: CrumblePosition) -> list[tuple[str, str, float]]:
             value = work_value(work, reached.colours, alive, side, reached.winner)
             out.append((f"{action.text} {swap_prefix(work, reached.start)}{reached.dirs}",
                         after, value))
-    return out
+    return out, True
 
 
 def work_value(work: Work, colours: bytes, alive: list[int], side: int,
@@ -189,6 +198,8 @@ class CrumbleDomain:
 
     def __init__(self) -> None:
         self.values: dict[str, float] = {}
+        self.deadline: float | None = None
+        """Set by the search: listing a node's turns stops once it passes."""
 
     def mover(self, state: CrumblePosition) -> int:
         return state.state.side
@@ -202,7 +213,7 @@ class CrumbleDomain:
         return None
 
     def children(self, state: CrumblePosition, rng: random.Random) -> Children[Turn]:
-        scored = scored_turns(state)
+        scored, complete = scored_turns(state, rng, self.deadline)
         black = state.state.side == 0
         values = self.values
         priors = []
@@ -210,7 +221,7 @@ class CrumbleDomain:
             values[after] = value
             mine = value if black else 1.0 - value
             priors.append(math.exp(6.0 * mine))
-        return Children([(turn, after) for turn, after, _ in scored], priors)
+        return Children([(turn, after) for turn, after, _ in scored], priors, complete)
 
     def play(self, state: CrumblePosition, turn: Turn) -> CrumblePosition:
         return CrumblePosition(turn[1])
