@@ -2,7 +2,7 @@
 
 The search state is the position (its canonical text, parsed on first use);
 a turn is ``(turn text, position text after it)``: every action and, for each,
-every swap end state, as :func:`companion.games.crumble.play.all_turns` lists
+every swap end state, as :func:`companion.games.crumble.engine.all_turns` lists
 them. The evaluation reads what wins: for each colour, how many enemy pieces
 its best chain still has to take to link west to east and south to north (a
 shortest path through pieces, own pieces free, enemy ones costing one), and
@@ -26,9 +26,15 @@ from companion.engine.bots import Setup, Style, style_of
 from companion.engine.contract import Analysis, Budget, ProgressCallback, draw_is_welcome
 from companion.engine.levels import Level
 from companion.engine.mcts import Children, Search, Settings
-from companion.games.crumble.engine import Successors, Work, explore
-from companion.games.crumble.play import actions, finished, swap_prefix
-from companion.games.crumble.state import CrumblePosition
+from companion.games.crumble.engine import (
+    Successors,
+    Work,
+    actions,
+    explore,
+    finished,
+    swap_prefix,
+)
+from companion.games.crumble.position import CrumblePosition
 
 LOGGER = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Dropper's knowledge for the engine: a fast search state, playouts, an evaluation.
 
 The search state is ``(white, black, player)``: each colour's stones as a bit
-mask on the board's :class:`~companion.games.dropper.grid.Grid` (one bit per
+mask on the board's :class:`~companion.games.dropper.geometry.Grid` (one bit per
 character of the board text) and the player to move (0 White, 1 Black: the
 order of ``RULES.players``). A turn is ``(x, y, f)``: the single-bit masks of
 the point dropped on, the push point and the free stone (0 for a part the turn
@@ -26,7 +26,7 @@ from companion.engine.contract import Analysis, Budget, ProgressCallback
 from companion.engine.levels import Level
 from companion.engine.mcts import Children, Settings
 from companion.games.dropper.engine import turn_text
-from companion.games.dropper.grid import Grid
+from companion.games.dropper.geometry import Grid
 from companion.games.dropper.position import DropperPosition
 
 LOGGER = logging.getLogger(__name__)

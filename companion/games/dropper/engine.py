@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
-from companion.games.dropper.grid import Grid
+from companion.games.dropper.geometry import Grid
 from companion.games.dropper.position import SHIFT, SIDE_BIT, DropperPosition, size_code
 
 LOGGER = logging.getLogger(__name__)

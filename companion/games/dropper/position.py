@@ -1,7 +1,7 @@
 """A Dropper position and its text: ``dropper <board> <side>``.
 
 A position is one integer: each colour's stones as a bit mask on the board's
-:class:`~companion.games.dropper.grid.Grid` (one bit a character of the board
+:class:`~companion.games.dropper.geometry.Grid` (one bit a character of the board
 text), the side to move and the board size, packed as
 ``white << (L + SHIFT) | black << SHIFT | side << 11 | size << 1 | 1`` (``L``
 the length of the board text). Equal integers are exactly equal texts, and a
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import PositionError
-from companion.games.dropper.grid import (
+from companion.games.dropper.geometry import (
     BLACK_BITS,
     MAX_SIDE,
     WHITE_BITS,

@@ -23,10 +23,10 @@ from companion.engine.bots import Setup, Style
 from companion.engine.contract import Analysis, Budget, ProgressCallback
 from companion.engine.levels import Level
 from companion.engine.mcts import Children, Settings
+from companion.games.raindrops.engine import find_turn, root
 from companion.games.raindrops.geometry import geometry
 from companion.games.raindrops.position import RaindropsPosition
-from companion.games.raindrops.search import find_turn, root
-from companion.games.raindrops.turn import path_text
+from companion.games.raindrops.turns import path_text
 from companion.games.raindrops.units import Context, slides
 
 LOGGER = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ def euler(mask: int, n: int, not_last_col: int) -> int:
 
 def group_finals(ctx: Context, plan: object, limit: int) -> tuple[set[int], bool]:
     """Up to ``limit`` distinct ends (own masks) of a group's turns; True if all were found."""
-    from companion.games.raindrops.search import expand
+    from companion.games.raindrops.engine import expand
 
     found: set[int] = set()
     seen: set[tuple[int, int, tuple[int, ...]]] = set()

@@ -111,7 +111,7 @@ def text_of(state: State, pos: RumboPosition, m: Masks) -> str:
 
 @cache
 def _names(size: int) -> tuple[str, ...]:
-    from companion.games.rumbo.board import geometry
+    from companion.games.rumbo.geometry import geometry
     return geometry(size).names
 
 

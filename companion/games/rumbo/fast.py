@@ -1,6 +1,6 @@
 """Rumbo on bit boards: the placement rule for the search, and fast successors.
 
-Bit ``i`` is index ``i`` of the STONES field (see :mod:`companion.games.rumbo.board`):
+Bit ``i`` is index ``i`` of the STONES field (see :mod:`companion.games.rumbo.geometry`):
 row N first, ``N + 1`` characters a row with the ``/`` separator, which never
 holds a stone, so a shift by one moves a stone sideways without wrapping and a
 shift by ``N + 1`` moves it a row. A board is ``(black, white, vclaims, hclaims)``
@@ -15,8 +15,8 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 
-from companion.games.rumbo.board import NONE, geometry
 from companion.games.rumbo.engine import OWNER_DEFAULT, OWNER_NOSTRAIGHT
+from companion.games.rumbo.geometry import NONE, geometry
 
 LOGGER = logging.getLogger(__name__)
 
