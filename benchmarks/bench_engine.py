@@ -250,11 +250,10 @@ class AlphaBetaPlayer(Player):
                 value = one_ply
             else:
                 value = math.inf
-                replies = [_value(game, rules, reply, mover) for reply in rules.successors(kid)]
-                for score in sorted(replies):
-                    value = min(value, score)
+                for reply in rules.successors(kid):
+                    value = min(value, _value(game, rules, reply, mover))
                     if value <= alpha:
-                        break
+                        break  # no better than the best so far: cut
             if value > alpha:
                 alpha, best_k = value, k
         after = kids[best_k]
