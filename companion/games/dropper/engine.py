@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from functools import cache
+from itertools import repeat
 from typing import NamedTuple
 
 from companion.games.dropper.geometry import Grid
@@ -112,10 +113,6 @@ def successors(pos: DropperPosition) -> frozenset[DropperPosition]:
     empty = g.valid & ~taken
     d = taken | taken << 1 | taken >> 1
     free = empty & ~(d | d << s | d >> s)
-    new = int.__new__
-    cls = DropperPosition
-    out: list[DropperPosition] = []
-    add = out.append
     white_moves = pos.side == "w"
     # the packed fields: white at bit length + SHIFT, black at SHIFT
     tail = (0 if white_moves else SIDE_BIT) ^ SIDE_BIT | size_code(g) << 1 | 1
@@ -125,36 +122,41 @@ def successors(pos: DropperPosition) -> frozenset[DropperPosition]:
         mine_at, theirs_at, mine, theirs = SHIFT, length + SHIFT, black, white
     e = empty | empty << 1 | empty >> 1
     droppable = theirs & (e | e << s | e >> s)
-    base = white << (length + SHIFT) | black << SHIFT | tail
+    values: list[int] = []  # the successors' packed integers
+    push = values.append
+    # the free points, each as the bit it sets in a successor
+    frees = []
+    free <<= mine_at
+    while free:
+        f = free & -free
+        free ^= f
+        frees.append(f)
     if not droppable:
-        free <<= mine_at
-        while free:
-            f = free & -free
-            free ^= f
-            add(new(cls, base | f))
-        return frozenset(out)
-    near, around = _tables(g)
-    mine_part = mine << mine_at
-    theirs_part = theirs << theirs_at
-    while droppable:
-        x = droppable & -droppable
-        droppable ^= x
-        xi = x.bit_length() - 1
-        ys = near[xi] & empty
-        gained = mine_part | x << mine_at | tail
-        kept = theirs_part ^ x << theirs_at
-        while ys:
-            y = ys & -ys
-            ys ^= y
-            done = gained | kept | y << theirs_at
-            left = (free & ~around[y.bit_length() - 1]) << mine_at
-            if not left:
-                add(new(cls, done))
-            while left:
-                f = left & -left
-                left ^= f
-                add(new(cls, done | f))
-    return frozenset(out)
+        base = white << (length + SHIFT) | black << SHIFT | tail
+        values = [base | f for f in frees]
+    else:
+        near, around = _tables(g)
+        mine_part = mine << mine_at
+        theirs_part = theirs << theirs_at
+        extend = values.extend
+        while droppable:
+            x = droppable & -droppable
+            droppable ^= x
+            ys = near[x.bit_length() - 1] & empty
+            gained = mine_part | x << mine_at | tail
+            kept = theirs_part ^ x << theirs_at
+            while ys:
+                y = ys & -ys
+                ys ^= y
+                done = gained | kept | y << theirs_at
+                if frees:
+                    spoiled = around[y.bit_length() - 1] << mine_at
+                    left = [done | f for f in frees if not f & spoiled]
+                    if left:
+                        extend(left)
+                        continue
+                push(done)
+    return frozenset(map(int.__new__, repeat(DropperPosition), values))
 
 
 @cache
