@@ -20,6 +20,7 @@ real time caps instead and reports the time per turn against each cap + 10%.
     python benchmarks/bench_engine.py --game rumbo --pair L1:random --games 20 --timed
     python benchmarks/bench_engine.py --quick          # a smoke run of every game
     python benchmarks/bench_engine.py --calibrate      # playouts per CPU second
+    python benchmarks/bench_engine.py --time-check 3   # every level's time a turn vs its cap
 """
 
 from __future__ import annotations
@@ -450,6 +451,38 @@ def calibrate(game: str, seconds: float) -> float:
     return total / cpu
 
 
+def time_check(game: str, count: int, seed: int) -> bool:
+    """Each level's wall-clock time a turn, by its time cap, on ``count`` positions of
+    random games: True when every turn kept within the cap + 10%."""
+    rules = games.get(game)
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        pos = rules.start(**START[game])
+        ply = 0
+        line = []
+        while rules.outcome(pos) is None and ply < 40:
+            line.append(pos)
+            pos = rng.choice(_sorted_successors(rules, pos))
+            ply += 1
+        positions.append(rng.choice(line))
+    engine = make_engine(game, {})
+    kept = True
+    for number in range(1, 6):
+        chosen = level(number)
+        times = []
+        for k, pos in enumerate(positions):
+            start = time.monotonic()
+            engine.analyse(pos.text(), level=chosen, budget=Budget.for_level(chosen), seed=k)
+            times.append(time.monotonic() - start)
+        over = sum(1 for t in times if t > chosen.seconds * 1.1)
+        kept = kept and not over
+        print(f"{game} L{number}: cap {chosen.seconds:g} s, wall-clock time a turn mean "
+              f"{statistics.mean(times):.3f} s, max {max(times):.3f} s, "
+              f"{over} of {len(times)} over the cap + 10%", flush=True)
+    return kept
+
+
 def quick(seed: int, check: bool) -> None:
     """A smoke run: one short game of each game, the engine at level 1 against random."""
     for game in ("dropper", "rumbo", "raindrops", "crumble"):
@@ -478,6 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calibrate", action="store_true",
                         help="measure playouts per CPU second (level 3 search)")
     parser.add_argument("--size", help="override the board size option")
+    parser.add_argument("--time-check", type=int, metavar="N",
+                        help="time every level on N positions of random games (by its cap)")
     args = parser.parse_args(argv)
     if args.size:
         key = "width" if args.game == "crumble" else "size"
@@ -487,6 +522,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quick:
         quick(args.seed, not args.no_check)
         return 0
+    if args.time_check:
+        names = [args.game] if "--game" in (argv or sys.argv) else sorted(START)
+        kept = [time_check(game, args.time_check, args.seed) for game in names]
+        return 0 if all(kept) else 1
     if args.calibrate:
         for game in ([args.game] if "--game" in (argv or sys.argv) else sorted(START)):
             print(f"{game}: {calibrate(game, 1.0):.0f} playouts per CPU second", flush=True)
