@@ -43,6 +43,10 @@ Turn = tuple[str, str]
 
 WEST, EAST, SOUTH, NORTH = 8, 2, 4, 1
 
+KEPT = 64
+"""The most turns a node keeps (the best by their score): a Crumble position text is a
+kilobyte or two, and a level-5 search expands about a thousand nodes."""
+
 
 def turns_and_positions(pos: CrumblePosition) -> list[Turn]:
     """Every turn (one per distinct end state) with the text of the position it reaches."""
@@ -221,6 +225,10 @@ class CrumbleDomain:
     def children(self, state: CrumblePosition, rng: random.Random) -> Children[Turn]:
         scored, complete = scored_turns(state, rng, self.deadline)
         black = state.state.side == 0
+        if len(scored) > KEPT:  # the best by score only: each holds a whole position text
+            scored.sort(key=lambda item: -item[2] if black else item[2])
+            del scored[KEPT:]
+            complete = False
         values = self.values
         priors = []
         for _, after, value in scored:
