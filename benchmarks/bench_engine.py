@@ -483,6 +483,31 @@ def time_check(game: str, count: int, seed: int) -> bool:
     return kept
 
 
+def report(paths: Sequence[str]) -> None:
+    """The summaries of ``--log`` files as a markdown table (the last run of each pairing)."""
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as stream:
+            for line in stream:
+                record = json.loads(line)
+                summary = record.get("summary")
+                if summary:
+                    rows[(summary["game"], summary["a"], summary["b"])] = summary
+    print("| Game | Pairing | Games | Points | Score (95% interval) | CPU s a turn, mean / max "
+          "| Commit |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for (game, a, b), row in rows.items():
+        low = max(0.0, row["score"] - row["half95"])
+        high = min(1.0, row["score"] + row["half95"])
+        times = []
+        for name in (a, b):
+            if f"{name}_cpu_mean" in row and name.startswith("L"):
+                times.append(f"{name} {row[f'{name}_cpu_mean']:.2f} / {row[f'{name}_cpu_max']:.2f}")
+        print(f"| {game} | {a} vs {b} | {row['games']} | {row['points']:g} | "
+              f"{100 * row['score']:.0f}% ({100 * low:.0f}-{100 * high:.0f}%) | "
+              f"{'; '.join(times)} | {row.get('commit', '')} |")
+
+
 def quick(seed: int, check: bool) -> None:
     """A smoke run: one short game of each game, the engine at level 1 against random."""
     for game in ("dropper", "rumbo", "raindrops", "crumble"):
@@ -511,6 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calibrate", action="store_true",
                         help="measure playouts per CPU second (level 3 search)")
     parser.add_argument("--size", help="override the board size option")
+    parser.add_argument("--report", nargs="+", metavar="LOG",
+                        help="print the summaries of --log files as a markdown table")
     parser.add_argument("--time-check", type=int, metavar="N",
                         help="time every level on N positions of random games (by its cap)")
     args = parser.parse_args(argv)
@@ -521,6 +548,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             START[args.game]["height"] = args.size
     if args.quick:
         quick(args.seed, not args.no_check)
+        return 0
+    if args.report:
+        report(args.report)
         return 0
     if args.time_check:
         names = [args.game] if "--game" in (argv or sys.argv) else sorted(START)
