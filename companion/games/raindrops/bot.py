@@ -8,8 +8,9 @@ at most :data:`GROUP_LIMIT` chains per group, so the search never lists them
 all; such a node is marked incomplete and the solver proves no loss through it.
 
 The evaluation is the race the rules set: each side needs one unit, so the
-difference in units counts most, then how many of the mover's units can
-reduce at once (engaged), then the spread of each side's pieces.
+difference in units counts most (counted from each colour's Euler number),
+then how far each side's pieces are spread (the height plus the width of the
+box around them), then the side to move.
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ import logging
 import math
 import random
 import threading
+from collections.abc import Callable
 
 from companion.engine.bots import Setup, Style
 from companion.engine.contract import Analysis, Budget, ProgressCallback
 from companion.engine.levels import Level
 from companion.engine.mcts import Children, Settings
-from companion.games.raindrops.engine import find_turn, root
+from companion.games.raindrops.engine import expand, find_turn, root
 from companion.games.raindrops.geometry import geometry
 from companion.games.raindrops.position import RaindropsPosition
 from companion.games.raindrops.turns import path_text
-from companion.games.raindrops.units import Context, slides
+from companion.games.raindrops.units import Context, Plan, slides
 
 LOGGER = logging.getLogger(__name__)
 
@@ -41,11 +43,11 @@ def units(pos: RaindropsPosition) -> tuple[int, int]:
     return len(g.components(pos.mask("b"))), len(g.components(pos.mask("w")))
 
 
-def few_units(mask: int, flood: object) -> int:
+def few_units(mask: int, flood: Callable[[int, int], int]) -> int:
     """0, 1 or 2 (two or more) units in ``mask``: one flood fill."""
     if not mask:
         return 0
-    return 1 if flood(mask & -mask, mask) == mask else 2  # type: ignore[operator]
+    return 1 if flood(mask & -mask, mask) == mask else 2
 
 
 def euler(mask: int, n: int, not_last_col: int) -> int:
@@ -57,13 +59,14 @@ def euler(mask: int, n: int, not_last_col: int) -> int:
         across & (across >> n)).bit_count()
 
 
-def group_finals(ctx: Context, plan: object, limit: int) -> tuple[set[int], bool]:
-    """Up to ``limit`` distinct ends (own masks) of a group's turns; True if all were found."""
-    from companion.games.raindrops.engine import expand
+def group_finals(ctx: Context, plan: Plan, limit: int) -> tuple[set[int], bool]:
+    """Up to ``limit`` distinct ends (own masks) of a group's turns; True if all were found.
 
+    The search of :func:`companion.games.raindrops.engine.expand`, depth first (long
+    chains, which end in joins and captures, come early), stopped at ``limit``."""
     found: set[int] = set()
     seen: set[tuple[int, int, tuple[int, ...]]] = set()
-    stack = [(root(ctx, plan), False)]  # type: ignore[arg-type]
+    stack = [(root(ctx, plan), False)]
     while stack:
         state, legal = stack.pop()
         own, _, at, go, _ = state
@@ -77,7 +80,7 @@ def group_finals(ctx: Context, plan: object, limit: int) -> tuple[set[int], bool
                 return found, False
         if not go and at >= 0:
             continue
-        for _, at2, own2, group2, go2, reduced2, legal2, _ in expand(ctx, plan, state):  # type: ignore[arg-type]
+        for _, at2, own2, group2, go2, reduced2, legal2, _ in expand(ctx, plan, state):
             stack.append(((own2, group2, at2, go2, reduced2), legal2))
     return found, True
 
