@@ -24,6 +24,7 @@ from companion.engine.contract import Analysis, Budget, Candidate, ProgressCallb
 from companion.engine.levels import Level
 from companion.engine.mcts import Children, Search, Settings
 from companion.games.rumbo.fast import Board, Masks, board_of, fields_of, masks, place
+from companion.games.rumbo.geometry import geometry
 from companion.games.rumbo.position import RumboPosition
 
 LOGGER = logging.getLogger(__name__)
@@ -111,7 +112,6 @@ def text_of(state: State, pos: RumboPosition, m: Masks) -> str:
 
 @cache
 def _names(size: int) -> tuple[str, ...]:
-    from companion.games.rumbo.geometry import geometry
     return geometry(size).names
 
 
@@ -146,7 +146,7 @@ class RumboBot:
     def _komi(self, position: RumboPosition, level: Level, budget: Budget, seed: int,
               stop: threading.Event | None) -> Analysis:
         start = time.monotonic()
-        komi, value, playouts = fair_komi(position, level, budget, seed, stop)
+        komi, value, playouts = fair_komi(position, budget, seed, stop)
         after = RumboPosition(position.size, position.stones, "s", komi, position.claims,
                               position.edgeholes, position.nostraight)
         chosen = Candidate(f"komi={komi}", 0.5, playouts, after.text())
@@ -162,7 +162,7 @@ class RumboBot:
               stop: threading.Event | None) -> Analysis:
         start = time.monotonic()
         assert position.komi is not None
-        value, playouts = vertical_value(position, position.komi, level, budget, seed, stop)
+        value, playouts = vertical_value(position, position.komi, budget, seed, stop)
         side = "v" if value >= 0.5 else "h"
         after = RumboPosition(position.size, position.stones, "v", position.komi,
                               position.claims, position.edgeholes, position.nostraight)
@@ -183,7 +183,7 @@ class RumboBot:
         return False
 
 
-def vertical_value(position: RumboPosition, komi: int, level: Level, budget: Budget,
+def vertical_value(position: RumboPosition, komi: int, budget: Budget,
                    seed: int, stop: threading.Event | None) -> tuple[float, int]:
     """Vertical's expected score on the empty board at ``komi``: a search of the first turn."""
     m = masks(position.size, position.edgeholes, position.nostraight)
@@ -197,13 +197,15 @@ def vertical_value(position: RumboPosition, komi: int, level: Level, budget: Bud
     return outcome.root_value, outcome.playouts
 
 
-def fair_komi(position: RumboPosition, level: Level, budget: Budget, seed: int,
+def fair_komi(position: RumboPosition, budget: Budget, seed: int,
               stop: threading.Event | None) -> tuple[int, float, int]:
     """The komi nearest to an even game by the engine's own estimate.
 
-    Vertical's score is estimated by playouts of the engine's policy at a few
-    komi values around the mean final margin; the komi whose value is nearest
-    a half (of the parity the rules advise, N's other parity) is chosen.
+    Random games from the position with the playout policy of the search (at
+    most 400, or what the budget allows) give the distribution of Vertical's
+    margin of claimed stones; for each komi of the parity the rules advise (N's
+    other parity) it gives Vertical's expected score, and the komi whose score
+    is nearest a half is named. Returns (komi, that score, games played).
     """
     m = masks(position.size, position.edgeholes, position.nostraight)
     rng = random.Random(seed)
@@ -231,7 +233,6 @@ def fair_komi(position: RumboPosition, level: Level, budget: Budget, seed: int,
                     for d in margins) / len(margins)
         if abs(value - 0.5) < abs(best_value - 0.5):
             best_komi, best_value = komi, value
-    del level
     return best_komi, best_value, played
 
 
