@@ -338,6 +338,11 @@ class Search(Generic[S, A]):
                     changed = item.proof is not None
             done += 1
         elapsed = time.monotonic() - start
+        if not root.children:  # stopped before the first playout: the turns by prior
+            assert root.children is not None
+            for k, action in enumerate(root.child_actions[:8]):
+                root.children.append(self._node(domain.play(root.state, action), action,
+                                                root.mover, root.child_priors[k], 1))
         lines = self._lines(root)
         if root.proof is not None:
             root_value = 1.0 - root.proof

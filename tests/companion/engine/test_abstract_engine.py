@@ -279,3 +279,14 @@ def test_a_stopped_search_answers_at_once_with_a_legal_turn() -> None:
     analysis = thinking.result(timeout=10)
     assert analysis.stopped and analysis.playouts > 0
     check_turn(text, analysis.chosen.turn, analysis.chosen.after)
+
+
+@pytest.mark.parametrize("game", sorted(SMALL_STARTS))
+def test_a_search_stopped_before_it_starts_still_names_a_legal_turn(game: str) -> None:
+    text = SMALL_STARTS[game]
+    stop = threading.Event()
+    stop.set()
+    analysis = make_engine(game, {}).analyse(text, level=level(3), budget=Budget(seconds=60),
+                                             stop=stop)
+    assert analysis.stopped and analysis.playouts == 0
+    check_turn(text, analysis.chosen.turn, analysis.chosen.after)
