@@ -56,7 +56,7 @@ CALIBRATION: dict[str, float] = {
     "dropper": 5000.0,
     "rumbo": 3200.0,
     "raindrops": 900.0,
-    "crumble": 60.0,
+    "crumble": 40.0,
 }
 """Playouts per CPU second on one idle core of the reference machine (``--calibrate``)."""
 

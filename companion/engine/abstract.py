@@ -99,6 +99,7 @@ class AbstractEngine:
     def analyse(self, position: str, *, level: Level, budget: Budget, seed: int = 0,
                 stop: threading.Event | None = None,
                 progress: ProgressCallback | None = None) -> Analysis:
+        started = time.monotonic()
         pos = self._position(position)
         decided = self.bot.decide(pos, level=level, budget=budget, seed=seed, stop=stop,
                                   progress=progress)
@@ -106,7 +107,7 @@ class AbstractEngine:
             return decided
         setup = self.bot.setup(pos, style_of(level))
         return run_search(setup, pos.text(), level=level, budget=budget, seed=seed, stop=stop,
-                          progress=progress)
+                          progress=progress, started=started)
 
     def accepts_draw(self, position: str, *, level: Level, seed: int = 0) -> bool:
         pos = self._position(position)
@@ -127,11 +128,21 @@ class AbstractEngine:
         return chooses(pos, level=level, seed=seed) if chooses is not None else None
 
 
+def search_seconds(budget: Budget, started: float) -> float | None:
+    """The time the search itself may take: the budget's, less what reading the position
+    took and a reserve for writing the answer (15% of the budget, at most 0.3 s), so the
+    whole turn keeps within the time asked for."""
+    if budget.seconds is None:
+        return None
+    reserve = min(0.15 * budget.seconds, 0.3)
+    return max(0.001, budget.seconds - reserve - (time.monotonic() - started))
+
+
 def run_search(setup: Setup, text: str, *, level: Level, budget: Budget, seed: int,
                stop: threading.Event | None, progress: ProgressCallback | None,
-               hints: int = HINTS) -> Analysis:
+               hints: int = HINTS, started: float | None = None) -> Analysis:
     """Search a setup within the budget and write the analysis."""
-    start = time.monotonic()
+    start = time.monotonic() if started is None else started
     style = style_of(level)
     settings = setup.settings
     if style.max_depth and (not settings.max_depth or settings.max_depth > style.max_depth):
@@ -152,7 +163,8 @@ def run_search(setup: Setup, text: str, *, level: Level, budget: Budget, seed: i
         if progress is not None:
             progress(Progress(done, seconds, None if best is None else candidate(best)))
 
-    outcome = search.run(setup.state, playouts=budget.playouts, seconds=budget.seconds,
+    outcome = search.run(setup.state, playouts=budget.playouts,
+                         seconds=search_seconds(budget, start),
                          stop=stop, progress=report if progress is not None else None)
     lines = outcome.lines
     picked = choose(lines, style.temperature, random.Random(seed ^ 0x5EED))

@@ -142,7 +142,8 @@ def cost(colours: bytes | bytearray, edges: list[int], contacts: list[list[int]]
 def value_of(black: int, white: int, share: float, side: int) -> float:
     """Black's expected score from the crossing costs, Black's share and the side to move."""
     tempo = 0.3 if side == 0 else -0.3
-    return 1.0 / (1.0 + math.exp(-(0.6 * (white - black) + 4.0 * (share - 0.5) + tempo)))
+    value = 1.0 / (1.0 + math.exp(-(0.6 * (white - black) + 4.0 * (share - 0.5) + tempo)))
+    return min(1.0 - 1e-9, max(1e-9, value))  # 0 and 1 are kept for finished games
 
 
 def crossing_cost(pos: CrumblePosition, colour: int, start: int, goal: int) -> int:
@@ -208,13 +209,19 @@ class CrumbleDomain:
 
     def __init__(self) -> None:
         self.values: dict[str, float] = {}
+        self.results: dict[str, float | None] = {}
+        """Position text -> Black's score if the turn listed ended the game (a win, or the
+        third draw turn), else ``None``: known from the listing, so no text is read back."""
         self.deadline: float | None = None
         """Set by the search: listing a node's turns stops once it passes."""
 
     def mover(self, state: CrumblePosition) -> int:
-        return state.state.side
+        return 0 if state.text().split(" ", 4)[3] == "b" else 1  # the SIDE field, unparsed
 
     def result(self, state: CrumblePosition) -> float | None:
+        text = state.text()
+        if text in self.results:
+            return self.results[text]
         winners = state.winners
         if winners:
             return 1.0 if 0 in winners else 0.0
@@ -230,9 +237,14 @@ class CrumbleDomain:
             del scored[KEPT:]
             complete = False
         values = self.values
+        results = self.results
         priors = []
         for _, after, value in scored:
             values[after] = value
+            if value in (0.0, 1.0):  # a win listed as such (an evaluation never reaches 0 or 1)
+                results[after] = value
+            else:
+                results[after] = 0.5 if after.split(" ", 5)[4] == "3" else None
             mine = value if black else 1.0 - value
             priors.append(math.exp(6.0 * mine))
         return Children([(turn, after) for turn, after, _ in scored], priors, complete)
