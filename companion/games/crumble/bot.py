@@ -148,36 +148,10 @@ def value_of(black: int, white: int, share: float, side: int) -> float:
 
 def crossing_cost(pos: CrumblePosition, colour: int, start: int, goal: int) -> int:
     """Enemy pieces a chain of ``colour`` must still take to join the board sides
-    ``start`` and ``goal`` (0-1 shortest path over side contacts)."""
+    ``start`` and ``goal`` (:func:`cost` on the position's pieces)."""
     state, board = pos.state, pos.board
-    colours = state.colours
-    edges = board.edges
-    side = board.side
-    count = len(colours)
-    best = [1 << 30] * count
-    queue: deque[int] = deque()
-    for i in range(count):
-        if edges[i] & start:
-            cost = 0 if colours[i] == colour else 1
-            best[i] = cost
-            if cost:
-                queue.append(i)
-            else:
-                queue.appendleft(i)
-    while queue:
-        i = queue.popleft()
-        here = best[i]
-        if edges[i] & goal:
-            return here
-        for j in side[i]:
-            cost = here + (0 if colours[j] == colour else 1)
-            if cost < best[j]:
-                best[j] = cost
-                if cost == here:
-                    queue.appendleft(j)
-                else:
-                    queue.append(j)
-    return count
+    return cost(state.colours, board.edges, board.side, list(range(len(state.colours))),
+                colour, start, goal)
 
 
 def features(pos: CrumblePosition) -> tuple[int, int, float]:

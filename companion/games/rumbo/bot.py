@@ -78,25 +78,28 @@ class Playout:
         self.domain = domain
 
     def evaluate(self, state: State, rng: random.Random) -> float:
-        m = self.domain.m
         b, w, vc, hc, _ = state
-        board: Board = (b, w, vc, hc)
-        valid = m.valid
-        getrandbits = rng.getrandbits
-        randrange = rng.randrange
-        while True:
-            empty = valid & ~(board[0] | board[1])
-            if not empty:
-                break
-            k = randrange(empty.bit_count())
-            while k:
-                empty &= empty - 1
-                k -= 1
-            p = (empty & -empty).bit_length() - 1
-            board = place(board, p, bool(getrandbits(1)), m)
+        board = play_out((b, w, vc, hc), self.domain.m, rng)
         v = board[2].bit_count()
         h = board[3].bit_count() + self.domain.komi
         return 1.0 if v > h else 0.0 if v < h else 0.5
+
+
+def play_out(board: Board, m: Masks, rng: random.Random) -> Board:
+    """The board after random placements (a random empty point, a random colour) fill it."""
+    valid = m.valid
+    getrandbits = rng.getrandbits
+    randrange = rng.randrange
+    while True:
+        empty = valid & ~(board[0] | board[1])
+        if not empty:
+            return board
+        k = randrange(empty.bit_count())
+        while k:
+            empty &= empty - 1
+            k -= 1
+        p = (empty & -empty).bit_length() - 1
+        board = place(board, p, bool(getrandbits(1)), m)
 
 
 def state_of(pos: RumboPosition) -> State:
@@ -238,19 +241,7 @@ def fair_komi(position: RumboPosition, budget: Budget, seed: int,
 
 def _margin(board: Board, policy: Playout, rng: random.Random) -> int:
     """Vertical's claimed stones minus Horizontal's after a playout (komi aside)."""
-    m = policy.domain.m
-    valid = m.valid
-    randrange = rng.randrange
-    while True:
-        empty = valid & ~(board[0] | board[1])
-        if not empty:
-            break
-        k = randrange(empty.bit_count())
-        while k:
-            empty &= empty - 1
-            k -= 1
-        p = (empty & -empty).bit_length() - 1
-        board = place(board, p, bool(rng.getrandbits(1)), m)
+    board = play_out(board, policy.domain.m, rng)
     return board[2].bit_count() - board[3].bit_count()
 
 

@@ -123,37 +123,6 @@ def place(board: Board, p: int, black: bool, m: Masks) -> Board:
     return (other, own, vc, hc)
 
 
-def quiet(board: Board, p: int, black: bool, m: Masks) -> bool:
-    """True when the placement fills no hole and kills nothing (the common case):
-    then the board after it is the board plus the one stone."""
-    b, w, _, _ = board
-    bit = 1 << p
-    own, other = (b | bit, w) if black else (w | bit, b)
-    empty = m.valid & ~(own | other)
-    near = m.near
-    around = near[p]
-    holes = around & empty & m.holeable
-    while holes:
-        q = holes & -holes
-        holes ^= q
-        if not near[q.bit_length() - 1] & ~own:
-            return False
-    if not around & empty:
-        return False  # the stone's group or a neighbour may have lost its last liberty
-    stride = m.stride
-    group = flood(bit, own, stride)
-    if not (group << 1 | group >> 1 | group << stride | group >> stride) & empty:
-        return False
-    touching = around & other
-    while touching:
-        q = touching & -touching
-        g = flood(q, other, stride)
-        touching &= ~g
-        if not (g << 1 | g >> 1 | g << stride | g >> stride) & empty:
-            return False
-    return True
-
-
 def board_of(stones: str, claims: str) -> Board:
     """The masks of the STONES and CLAIMS fields."""
     b = w = vc = hc = 0
