@@ -38,7 +38,8 @@ def new_session(game: str, options: Mapping[str, str], *,
                 clock: ClockSettings | None = None,
                 names: Mapping[str, str] | None = None,
                 directory: str | os.PathLike[str] | None = None,
-                now: Callable[[], float] = time.monotonic) -> tuple[GameSession, Journal]:
+                now: Callable[[], float] = time.monotonic,
+                table: Mapping[str, Any] | None = None) -> tuple[GameSession, Journal]:
     """A new session of ``game`` recording to a new journal in the games directory.
 
     :class:`~companion.games.UnknownGameError`, :class:`~companion.games.OptionError`
@@ -51,7 +52,7 @@ def new_session(game: str, options: Mapping[str, str], *,
     journal = Journal.create(directory)
     try:
         session = GameSession(rules, start, options=values, names=names, clock=clock, now=now,
-                              journal=journal)
+                              journal=journal, table=table)
     except BaseException:
         journal.close()
         raise
@@ -76,10 +77,14 @@ def session_from_contents(contents: JournalContents, *,
         names = {str(k): str(v) for k, v in dict(header.get("names") or {}).items()}
         clock_data = header.get("clock")
         clock = ClockSettings.from_dict(clock_data) if clock_data else None
+        table = header.get("table")
+        if table is not None and not isinstance(table, dict):
+            raise TypeError(f"the table settings are not a mapping: {table!r}")
     except (KeyError, TypeError, ValueError, UnknownGameError, PositionError, OptionError,
             ClockSettingsError) as error:
         raise JournalError(f"{file}: the header does not describe a game: {error}") from None
-    session = GameSession(rules, start, options=options, names=names, clock=clock, now=now)
+    session = GameSession(rules, start, options=options, names=names, clock=clock, now=now,
+                          table=table)
     with session.replaying():
         for entry in contents.entries:
             try:
@@ -113,6 +118,8 @@ def apply_entry(session: GameSession, entry: Mapping[str, Any]) -> None:
             session.resign(str(entry["player"]))
         elif action == "flag":
             session.flag(str(entry["player"]))
+        elif action == "hint":
+            session.note_hint(str(entry["player"]))
         elif action == "pause":
             session.pause()
         elif action == "continue":
