@@ -6,6 +6,7 @@ import argparse
 import logging
 
 from companion.cli import CommandError
+from companion.cli.companion_terminal import add_companion_options
 from companion.cli.keep_options import keep_option
 from companion.cli.play import (
     TerminalSession,
@@ -27,11 +28,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "play on. A damaged end of the journal is cut back to the last good "
                     "action, with a warning; the damaged original is kept beside it.")
     parser.add_argument("journal", nargs="?", help="a journal file (default: the latest game)")
+    add_companion_options(parser, seats=False)
     add_display_options(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Resume the game: who plays which side (a person, the companion at its level), the
+    hint limit and the hints used come back from the journal."""
     check_board_option(args.board)
     keep = keep_option(args)
     now, fake = make_now()
@@ -43,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             if keep is not None:
                 raise CommandError("--keep-frames keeps frames of Raindropchess games only")
 
-            return resume_game(path, now=now, fake=fake)
+            return resume_game(path, now=now, fake=fake, board=args.board, voice=args.voice)
         resumed = resume(path, now=now)
     except JournalError as error:
         hint = "" if args.journal else (" To resume another game, name its journal: "
@@ -52,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CommandError(f"cannot resume: {error}") from None
     session = TerminalSession(resumed.game, resumed.journal, color=not args.no_color,
-                              fake=fake)
+                              fake=fake, voice=args.voice)
     for warning in resumed.warnings:
         session.say(f"Warning: {warning}")
     game = resumed.game
@@ -61,4 +65,4 @@ def run(args: argparse.Namespace) -> int:
     if history:
         session.say("History: " + " ".join(history[-12:]) + (" ..." if len(history) > 12
                                                            else ""))
-    return session.run(board_spec=args.board, keep=keep)
+    return session.run(board_spec=args.board or "sim", keep=keep)

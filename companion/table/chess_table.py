@@ -23,12 +23,12 @@ from companion.rules import RaindropBoard
 from companion.table import words
 from companion.table.budget import ClockView
 from companion.table.hints import HintTurn
-from companion.table.seats import TableSettings
+from companion.table.seats import CHESS_SEATS, TableSettings
 from companion.table.tables import Played, Situation
 
 LOGGER = logging.getLogger(__name__)
 
-SEATS = ("white", "black")
+SEATS = CHESS_SEATS
 
 
 def color_of(seat: str) -> chess.Color:

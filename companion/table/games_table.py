@@ -108,11 +108,13 @@ class GamesTable:
         text = session.position.text()
         offer = session.draw_offer
         if offer is not None:
-            return Situation(self.seat_of(session.opponent(offer)), text, self.key(),
-                             answer_draw=True)
+            answering = session.opponent(offer)
+            return Situation(self.seat_of(answering), text, self.key(), answer_draw=True,
+                             player=answering)
         return Situation(self.seat_of(session.to_move), text, self.key(),
                          claims=session.claims(),
-                         may_offer=session.to_move in self.rules.players)
+                         may_offer=session.to_move in self.rules.players,
+                         player=session.to_move)
 
     def claim_choice(self, engine: Engine, situation: Situation, level: Level,
                      seed: int) -> str | None:

@@ -146,6 +146,7 @@ class CompanionRunner:
         self._failed: tuple[int, str] | None = None
         self._offered: dict[str, int] = {}
         self._scheduled = False
+        self._playing: str | None = None
         self._lock = threading.Lock()
         self._closed = False
         self._unsubscribe = table.subscribe(self._changed) if auto else None
@@ -170,6 +171,12 @@ class CompanionRunner:
     def hinting(self) -> bool:
         return self._hint_job is not None
 
+    @property
+    def playing(self) -> str | None:
+        """The seat whose decision is being played on the game right now (a front end
+        hearing the game's own events then knows they are the companion's)."""
+        return self._playing
+
     def companion_to_act(self) -> bool:
         """Whether a seat the companion holds must decide now (its turn, a draw offer),
         and it can (the engine did not fail there)."""
@@ -189,7 +196,7 @@ class CompanionRunner:
             return None
         if self.table.settings.is_companion(situation.seat) and (
                 seat is None or seat == situation.seat):
-            side = words.side_words(situation.seat)
+            side = words.side_words(situation.side)
             return (f"it is {side}'s turn: the companion is thinking (undo takes back your "
                     f"last turn, resign resigns)")
         return None
@@ -273,7 +280,8 @@ class CompanionRunner:
                 return
             last_report[0] = now
             event = CompanionThinking(seat.name, chosen.number,
-                                      words.thinking_sentence(seat.name, chosen.number), report)
+                                      words.thinking_sentence(situation.side, chosen.number),
+                                      report)
             self._post(lambda: self._report_progress(job, event))
 
         def work(stop: threading.Event) -> Decision:
@@ -284,7 +292,7 @@ class CompanionRunner:
                                    f"companion-{seat.name}")
         self._job = job
         self._emit(CompanionThinking(seat.name, chosen.number,
-                                     words.thinking_sentence(seat.name, chosen.number)))
+                                     words.thinking_sentence(situation.side, chosen.number)))
         job.start()
 
     def _decide(self, engine: Engine, situation: Situation, chosen: Level, budget: Budget,
@@ -323,12 +331,16 @@ class CompanionRunner:
             return
         decision = job.result
         assert decision is not None
+        self._playing = seat
         try:
             self._apply(seat, job.situation, decision)
         except ValueError as error:
             self._fail(job.situation, str(error))
             return
-        self.update()
+        finally:
+            self._playing = None
+        if self._unsubscribe is None:
+            self.update()   # not listening to the game: decide the next at once
 
     def _apply(self, seat: str, situation: Situation, decision: Decision) -> None:
         table = self.table

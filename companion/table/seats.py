@@ -26,6 +26,8 @@ COMPANION = "companion"
 HINT_LIMIT_DEFAULT = 3
 """Hints a person may ask a game under the default policy."""
 MAX_HINT_LIMIT = 99
+CHESS_SEATS = ("white", "black")
+"""Raindropchess's seats."""
 
 
 class SeatError(ValueError):

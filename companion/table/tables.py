@@ -44,6 +44,13 @@ class Situation:
     """Claims its rules offer ``seat`` now (``"draw"``)."""
     may_offer: bool = False
     """``seat`` may offer a draw before its turn."""
+    player: str = ""
+    """What the game calls ``seat``'s side now (Rumbo: the chooser plays ``vertical``);
+    empty: the seat's name."""
+
+    @property
+    def side(self) -> str:
+        return self.player or self.seat
 
 
 @dataclasses.dataclass(frozen=True)
