@@ -207,6 +207,14 @@ class GamesPlayScreen(Screen):
             self.turned = not self.turned
         elif command == "review":
             self.review_index = 0 if self.review_index < 0 else -1
+        elif command == "hint":
+            model.hint()
+        elif command == "analyse":
+            from kivy.app import App
+
+            from companion.table.review import timeline_of_session
+
+            App.get_running_app().analyse(timeline_of_session(model.session), "games_play")
         else:
             raise ValueError(f"unknown command {command!r}")
 
