@@ -184,7 +184,8 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
             self.guide = list(event.squares)
             self.guide_kind = "turn" if event.squares else ""
             self.say(event.words)
-        elif isinstance(event, CompanionAnswered | CompanionClaimed | CompanionOffered) or isinstance(event, CompanionFailed):
+        elif isinstance(event, CompanionAnswered | CompanionClaimed | CompanionOffered
+                        | CompanionFailed):
             self.thinking = False
             self.thinking_text = ""
             self.say(event.words)

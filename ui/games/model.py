@@ -190,7 +190,7 @@ class PlayModel:
             can_confirm=result is None and bool(self.builder.steps) and self.builder.complete,
             can_back=bool(self.builder.steps) or bool(self.touched),
             can_undo=session.can_undo(),
-            can_redo=session.can_redo(),
+            can_redo=session.can_redo() and not self.plays_companion,
             contents=contents,
             prefer=prefer,
             choices=self.choices,
@@ -214,8 +214,7 @@ class PlayModel:
         plays = self.plays_companion
         return {"said": link.thinking_text or link.note, "thinking": bool(link.thinking),
                 "guide": tuple(link.guide), "guide_kind": link.guide_kind,
-                "hint_label": link.hint_label, "plays_companion": plays,
-                "can_redo": self.session.can_redo() and not plays}
+                "hint_label": link.hint_label, "plays_companion": plays}
 
     @property
     def plays_companion(self) -> bool:
