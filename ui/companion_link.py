@@ -195,7 +195,7 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
             self.guide = list(hint.squares)
             self.guide_kind = "hint" if hint.squares else ""
             self._hint_label()
-            self.say(" ".join(hint.lines))
+            self.say(hint_note(hint.lines))
         elif isinstance(event, HintRefused):
             self.say(event.words)
         elif isinstance(event, TakenBack):
@@ -224,6 +224,13 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
+
+
+def hint_note(lines: Any) -> str:
+    """What a hint shows in the message bar and says: the best turn with the chance (the
+    other turns are in ``hint_lines``; the hints left are on the Hint button)."""
+    lines = list(lines)
+    return lines[0] if lines else ""
 
 
 def _sentence(text: str) -> str:

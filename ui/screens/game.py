@@ -33,6 +33,7 @@ from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, Verdict
 LOGGER = logging.getLogger(__name__)
 
 PROBLEM_KINDS = ("illegal", "mismatch", "touch_move")  # sync results the players must fix
+SHARED_MESSAGE = 90  # characters the companion's line and the game's message share a bar in
 
 
 def fix_message(sensed: Any) -> str:
@@ -199,8 +200,15 @@ class GameScreen(Screen):
             self.message_level = "warn"
         elif view is not None:
             # The companion's words (it thinks, its turn, a hint) above the game's.
-            line = self.companion_line if not view.over or self.companion_line else ""
-            self.message = f"{line}\n{view.message}" if line else view.message
+            # The bar holds two lines: a long sentence of the companion's (a hint) stands
+            # alone, unless the game warns (a refused touch says why).
+            line = self.companion_line
+            if line and len(line) + len(view.message) > SHARED_MESSAGE:
+                refused = self.session is not None and bool(self.session.table.refused)
+                warned = refused or view.message_level != "info"
+                self.message = view.message if warned else line
+            else:
+                self.message = f"{line}\n{view.message}" if line else view.message
             self.message_level = view.message_level
         else:
             self.message = ""
