@@ -82,6 +82,9 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
     """The Hint button's text (``"Hint (2 left)"``), ``""`` when hints are off."""
     hint_lines = ListProperty()
     """The last hint's sentences."""
+    short_note = StringProperty("")
+    """``note`` for a small screen: a turn by its text ("Black: d4>e3+a2.") instead of its
+    words (the board shows it)."""
 
     def __init__(self, table: TableGame, *, speaker: Speaker | None = None, seed: int = 0,
                  hint_playouts: int | None = None,
@@ -138,8 +141,10 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
             self._changed()
         return reason
 
-    def say(self, text: str) -> None:
-        """Show ``text`` as the companion's note and, with the voice on, speak it."""
+    def say(self, text: str, short: str = "") -> None:
+        """Show ``text`` as the companion's note and, with the voice on, speak it
+        (``short``: the same for a small screen)."""
+        self.short_note = short or text
         self.note = text
         if text and self.speaker is not None:
             self.spoken.append(text)
@@ -183,7 +188,7 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
             self.thinking_text = ""
             self.guide = list(event.squares)
             self.guide_kind = "turn" if event.squares else ""
-            self.say(event.words)
+            self.say(event.words, f"{event.seat.capitalize()}: {event.turn}.")
         elif isinstance(event, CompanionAnswered | CompanionClaimed | CompanionOffered
                         | CompanionFailed):
             self.thinking = False
@@ -195,7 +200,9 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
             self.guide = list(hint.squares)
             self.guide_kind = "hint" if hint.squares else ""
             self._hint_label()
-            self.say(hint_note(hint.lines))
+            best = hint.turns[0] if hint.turns else None
+            short = f"Hint: {best.turn}. {best.chances}." if best is not None else ""
+            self.say(hint_note(hint.lines), short)
         elif isinstance(event, HintRefused):
             self.say(event.words)
         elif isinstance(event, TakenBack):

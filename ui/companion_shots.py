@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ LOGGER = logging.getLogger(__name__)
 
 SIZES = ((412, 800), (1280, 800), (800, 412))
 Frames = Iterator[int]
-PATIENCE_FRAMES = 3000
+PATIENCE_SECONDS = 120
 
 
 def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
@@ -43,24 +44,28 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
         _shrink(path)
         print(f"wrote {path}")
 
-    def until(done: Any) -> Frames:
-        for _ in range(PATIENCE_FRAMES):
-            if done():
-                return
+    def until(done: Any, what: str) -> Frames:
+        deadline = time.monotonic() + PATIENCE_SECONDS
+        while not done():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"waited {PATIENCE_SECONDS} s for {what}")
             yield 1
 
-    # Dropper, the companion (level 3) to play first: thinking, then a hint for the person.
-    settings = TableSettings((Seat("white", companion=True, level=3), Seat("black")),
+    # Dropper against the companion (level 4: 5 s to think): it thinks, then a hint.
+    settings = TableSettings((Seat("white"), Seat("black", companion=True, level=4)),
                              HintPolicy(3))
     model = control.start_game(app, "dropper", {"size": "7"}, table=settings.to_dict())
     link = model.companion
-    yield from until(lambda: link.thinking and "playouts" in link.thinking_text)
+    yield 3
+    turns = sorted(model.rules.turns(model.session.position))
+    model.play_turn(turns[len(turns) // 2])
+    yield from until(lambda: link.thinking and "playouts" in link.thinking_text, "thinking")
     yield 3
     shot("thinking")
-    yield from until(lambda: not link.thinking and link.runner.persons_turn())
+    yield from until(lambda: not link.thinking and link.runner.persons_turn(), "its turn")
     yield 3
     model.hint()
-    yield from until(lambda: bool(link.hint_lines))
+    yield from until(lambda: bool(link.hint_lines), "the hint")
     yield 4
     shot("hint")
 
@@ -72,7 +77,8 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
     link = model.companion
     for _ in range(60):
         yield from until(lambda: model.session.is_over or (not link.thinking
-                                                            and link.runner.persons_turn()))
+                                                            and link.runner.persons_turn()),
+                         "its turn")
         if model.session.is_over:
             break
         yield from play_turns(screen, 1)
@@ -80,7 +86,7 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
     from companion.table.review import timeline_of_session
 
     analysis = app.analyse(timeline_of_session(model.session), "games_play")
-    yield from until(lambda: analysis.review is not None)
+    yield from until(lambda: analysis.review is not None, "the review")
     yield 4
     shot("review")
 
@@ -105,14 +111,14 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
         play_step(app, step)
         yield 3
     link = app.session.companion
-    yield from until(lambda: link.thinking and "playouts" in link.thinking_text)
-    yield 3
+    yield from until(lambda: link.thinking and "playouts" in link.thinking_text, "thinking")
+    yield 1
     shot("chess-thinking")
-    yield from until(lambda: not link.thinking and link.runner.persons_turn())
+    yield from until(lambda: not link.thinking and link.runner.persons_turn(), "its turn")
     yield 3
     shot("chess-turn")
     app.session.hint()
-    yield from until(lambda: bool(link.hint_lines))
+    yield from until(lambda: bool(link.hint_lines), "the hint")
     yield 4
     shot("chess-hint")
     app.end_session()

@@ -86,6 +86,8 @@ class PlayView:
     """Each side's time left (``"4:59"``) when the game has a clock; empty without one."""
     said: str = ""
     """What the companion says or does now (it thinks, its turn, a hint); shown, spoken."""
+    said_short: str = ""
+    """``said`` for a small screen (a turn by its text: the board shows it)."""
     thinking: bool = False
     guide: tuple[str, ...] = ()
     """Cells of the companion's last turn (to make on a physical board) or of a hint."""
@@ -169,6 +171,10 @@ class PlayModel:
             targets = frozenset()  # every empty point is legal: dots would only hide the board
         if result is not None:
             message = f"The game is over: {result.reason}"
+        elif self.companion is not None and self.companion.runner.companion_to_act():
+            # The companion's turn: what it does, not what a person would have to do.
+            message = self.companion.thinking_text or _sentence(
+                f"{side_name(session.to_move)} is the companion's turn")
         else:
             message = _sentence(self.builder.message)
         building = frozenset(cell for step in self.builder.steps
@@ -212,7 +218,9 @@ class PlayModel:
         if link is None:
             return {}
         plays = self.plays_companion
-        return {"said": link.thinking_text or link.note, "thinking": bool(link.thinking),
+        return {"said": link.thinking_text or link.note,
+                "said_short": link.thinking_text or link.short_note,
+                "thinking": bool(link.thinking),
                 "guide": tuple(link.guide), "guide_kind": link.guide_kind,
                 "hint_label": link.hint_label, "plays_companion": plays}
 

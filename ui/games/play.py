@@ -116,6 +116,7 @@ class GamesPlayScreen(Screen):
         self.fbind("view", self._relayout)
         self.fbind("view", self._check_zoom)
         self.fbind("board_rect", self._check_zoom)
+        self.ids.said.fbind("texture_size", self._relayout)
 
     def _check_zoom(self, *_: Any) -> None:
         """Zoom is offered where a finger is wider than a cell, or pieces get halved."""
@@ -333,6 +334,9 @@ class GamesPlayScreen(Screen):
             return float(dp(150))
         choices = float(ids.choices.minimum_height)
         title = 0.0 if self.compact else float(dp(36))
+        said = ids.said
+        if said.text:  # the companion's line (it thinks, its turn, a hint)
+            choices += max(dp(26), said.texture_size[1] + dp(6)) + dp(6)
         return float(title + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
                 + dp(50) + dp(6) * 3 + (dp(60) if not self.compact else 0))
 

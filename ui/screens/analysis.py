@@ -179,7 +179,7 @@ class AnalysisScreen(Screen):
         parts = []
         for seat in review.seats:
             counts = review.counts(seat)
-            shown = ", ".join(f"{count} {name}{'s' if count != 1 else ''}"
+            shown = ", ".join(f"{count} {name}{'s' if count != 1 and name != 'good' else ''}"
                               for name, count in counts.items() if count)
             parts.append(f"{words.side_words(seat)}: {shown or 'no turns'}")
         self.summary = "   ".join(parts) + (f"\n{review.result}" if review.result else "")
