@@ -10,9 +10,10 @@ the intervals between two frames on the UI thread (Kivy's clock, at most 60 a se
 
     python benchmarks/bench_app_frames.py [--turns 3] [--size 1280x800] [--game dropper]
 
-Prints, for frames with no search (the peer) and frames during the searches, the count,
-median, 99th percentile and longest, and the ratios; the target is a longest frame under
-100 ms during a search.
+Prints, for frames with no search (the peer: the same screen, its thinking bar moved as
+often as a search moves it) and frames during the searches, the count, median, 99th
+percentile and longest, and the ratios; the target is a longest frame under 100 ms during
+a search. ``--thread`` searches on a thread of the app instead of the search process.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import Any
 
 TARGET_MS = 100.0
 IDLE_SECONDS = 3.0
+BAR_EVERY = 0.25
+"""Seconds between two moves of the thinking bar (a search's progress reports)."""
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -39,6 +42,9 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=3, help="companion turns measured")
     parser.add_argument("--size", default="1280x800")
     parser.add_argument("--game", default="dropper", choices=("dropper", "raindropchess"))
+    parser.add_argument("--verbose", action="store_true", help="print every long frame")
+    parser.add_argument("--thread", action="store_true",
+                        help="search on a thread of the app (as before ui.search_process)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.lower().split("x"))
     os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-bench-"))
@@ -55,6 +61,9 @@ def main() -> int:
 
     app = RaindropApp(board="screen")
     app.settings.sound = False
+    if args.thread:
+        app.search_in_process = False
+    where = "searching in a process" if app.search_in_process else "searching on a thread"
     frames: dict[str, list[float]] = {"idle": [], "search": []}
     state: dict[str, Any] = {"last": None, "phase": "start", "idle_from": 0.0,
                              "searches": 0, "was_thinking": False, "problem": ""}
@@ -108,13 +117,25 @@ def main() -> int:
             return
         if last is None or link is None:
             return
-        thinking = bool(link.thinking)
+        thinking = bool(link.thinking) and state["phase"] != "idle"
+        if args.verbose and now - last > 0.08:
+            print(f"long frame {1000 * (now - last):.0f} ms in {state['phase']}, thinking "
+                  f"{thinking}, searches {state['searches']}, at {now:.2f}")
         if state["phase"] == "idle":
-            if thinking or not link.runner.persons_turn():
+            if link.runner.thinking or not link.runner.persons_turn():
                 return
             if now >= state["idle_from"]:
                 frames["idle"].append(now - last)
+            # The peer draws what a search draws (the thinking bar, moved as often as a
+            # search reports), with no search.
+            shown = int((now - state["idle_from"]) / BAR_EVERY)
+            if shown != state.get("shown"):
+                state["shown"] = shown
+                link.thinking = True
+                link.progress = (shown % 8) / 8
             if now >= state["idle_from"] + IDLE_SECONDS:
+                link.thinking = False
+                link.progress = 0.0
                 state["phase"] = "search"
                 state["person"]()
             return
@@ -140,7 +161,7 @@ def main() -> int:
         print("not measured: no frames of one kind (is the engine installed?)")
         return 1
     print(f"{args.game}, window {width}x{height}, the companion at level 3 "
-          f"({state['searches']} searches)")
+          f"({state['searches']} searches, {where})")
     peer_median = statistics.median(frames["idle"])
     peer_longest = max(frames["idle"])
     for label, key in (("no search (peer)", "idle"), ("during the searches", "search")):

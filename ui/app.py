@@ -76,6 +76,11 @@ class RaindropApp(App):  # type: ignore[misc]
         """Makes the voice's speaker (tests: a fake); None: the platform's own."""
         self._voice: Any = None
         self.voice_problem = ""
+        from kivy.utils import platform
+
+        self.search_in_process = platform != "android"
+        """The companion searches in a process of its own (``ui.search_process``), so the
+        screen keeps drawing; False: on a thread of the app's (tests' fake engines)."""
 
     @property
     def settings(self) -> AppSettings:
@@ -170,6 +175,10 @@ class RaindropApp(App):  # type: ignore[misc]
         """The companion's link for a game's table (its seats and hints)."""
         from ui.companion_link import CompanionLink
 
+        if self.search_in_process:
+            from ui.search_process import ProcessTable
+
+            table = ProcessTable(table)
         return CompanionLink(table, speaker=self.voice(),
                              hint_playouts=self.companion_playouts)
 
@@ -265,6 +274,13 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def on_stop(self) -> None:
         self.end_session()
+        if self.root is not None and self.root.has_screen("games_play"):
+            model = self.screen("games_play").model
+            if model is not None and getattr(model, "companion", None) is not None:
+                model.companion.close()
+        from ui.search_process import close_worker
+
+        close_worker()
 
     # Navigation -------------------------------------------------------------
 

@@ -21,8 +21,9 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.engine.levels import LEVELS
 from companion.table.events import (
     CompanionAnswered,
     CompanionChose,
@@ -71,7 +72,11 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
 
     thinking = BooleanProperty(False)
     thinking_text = StringProperty("")
-    """``"Black is thinking (level 3)... 1200 playouts"`` while it thinks, else ``""``."""
+    """``"Black is thinking (level 3)..."`` while it thinks, else ``""``. It does not
+    change while the search goes on: a text drawn anew is costly while a search holds the
+    interpreter (``progress`` moves a bar instead)."""
+    progress = NumericProperty(0.0)
+    """How far the search has gone, 0 to 1 (its time against its level's time)."""
     note = StringProperty("")
     """The last thing the companion said (shown, and spoken with the voice on)."""
     guide = ListProperty()
@@ -169,18 +174,21 @@ class CompanionLink(EventDispatcher):  # type: ignore[misc]
     def _on_event(self, event: CompanionEvent) -> None:
         if isinstance(event, CompanionThinking):
             self.thinking = True
-            text = event.words
-            if event.progress is not None and event.progress.playouts:
-                text += f" {event.progress.playouts} playouts"
-            self.thinking_text = text
             if event.progress is None:
+                self.thinking_text = event.words
+                self.progress = 0.0
                 self.guide = []
                 self.guide_kind = ""
-            self._changed()
+                self._changed()
+            else:   # only the bar moves: no text to draw anew
+                seconds = LEVELS[event.level - 1].seconds if 1 <= event.level <= len(
+                    LEVELS) else 2.0
+                self.progress = min(1.0, event.progress.seconds / seconds)
             return
         if isinstance(event, CompanionStopped):
             self.thinking = False
             self.thinking_text = ""
+            self.progress = 0.0
             self._changed()
             return
         if isinstance(event, CompanionChose):

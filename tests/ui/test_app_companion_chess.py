@@ -43,6 +43,7 @@ def start(driver: Driver, settings: TableSettings) -> Game:
 
 def test_a_whole_game_against_the_companion_by_touch(driver: Driver) -> None:
     app = driver.app
+    app.search_in_process = False   # the fake engines live in this process
     app.companion_playouts = 8
     app.review_playouts = 4
     speaker = FakeSpeaker()
@@ -129,6 +130,7 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver) -> None:
 def test_the_new_game_screen_seats_the_companion_and_resume_keeps_it(
         driver: Driver) -> None:
     app = driver.app
+    app.search_in_process = False   # the fake engines live in this process
     app.companion_playouts = 4
     with chess_engine(SidedChessEngine(["flip", "K@e8"])):
         driver.tap(app.screen("home").ids.new_game)

@@ -29,6 +29,7 @@ MOST_TURNS = 80
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str) -> None:
     app = driver.app
+    app.search_in_process = False   # the fake engines live in this process
     app.companion_playouts = 6
     app.review_playouts = 3
     options = {**SMALL[name], f"seat:{SECOND_SEAT[name]}": "Companion 1", "hints": "3 a game"}
@@ -93,6 +94,7 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str) 
 
 def test_touches_on_the_companions_turn_are_refused_with_the_reason(driver: Driver) -> None:
     app = driver.app
+    app.search_in_process = False   # the fake engines live in this process
     app.companion_playouts = 1_000_000   # a long search: its turn stays open
     screen = open_new_game(driver, "dropper", {**SMALL["dropper"],
                                                 "seat:white": "Companion 1"})

@@ -49,6 +49,7 @@ def test_the_companions_screens_fit_touch_and_text_rules(sized: Driver) -> None:
 
     driver = sized
     app = driver.app
+    app.search_in_process = False   # the fake engines live in this process
     app.companion_playouts = 4
     app.review_playouts = 2
     app.show("new_game")

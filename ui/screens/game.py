@@ -17,6 +17,7 @@ from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     StringProperty,
 )
@@ -25,7 +26,8 @@ from kivy.uix.screenmanager import Screen
 
 import ui.widgets.board
 import ui.widgets.camera_preview
-import ui.widgets.panel  # noqa: F401
+import ui.widgets.panel
+import ui.widgets.thinking  # noqa: F401
 from ui.layout import game_layout
 from ui.table_view import review_frames
 from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, VerdictView, rescue_text
@@ -71,6 +73,8 @@ class GameScreen(Screen):
     guide = ListProperty()          # the companion's turn or a hint, as square names
     guide_kind = StringProperty("")
     hint_label = StringProperty("")  # the Hint button's text; "" when hints are off
+    thinking = BooleanProperty(False)   # the companion searches: the bar over the board
+    thinking_progress = NumericProperty(0.0)
     landscape = BooleanProperty(True)
     compact = BooleanProperty(False)
     sensed_inline = BooleanProperty(False)
@@ -110,12 +114,15 @@ class GameScreen(Screen):
         if old is not None:
             old.unbind(thinking_text=self._companion_said, note=self._companion_said,
                        guide=self._companion_said, guide_kind=self._companion_said,
-                       hint_label=self._companion_said)
+                       hint_label=self._companion_said, thinking=self.setter("thinking"),
+                       progress=self.setter("thinking_progress"))
         self.companion = session.companion if session is not None else None
         if self.companion is not None:
             self.companion.bind(thinking_text=self._companion_said, note=self._companion_said,
                                 guide=self._companion_said, guide_kind=self._companion_said,
-                                hint_label=self._companion_said)
+                                hint_label=self._companion_said,
+                                thinking=self.setter("thinking"),
+                                progress=self.setter("thinking_progress"))
         self._companion_said()
         if session is None:
             self.view = None
