@@ -46,7 +46,7 @@ def _serve(requests: Any, answers: Any, stop: Any) -> None:
         job, game, options, method, args, kwargs = request
         last = [0.0]
 
-        def progress(report: Progress, job: int = job) -> None:
+        def progress(report: Progress, job: int = job, last: list[float] = last) -> None:
             now = time.monotonic()
             if now - last[0] >= PROGRESS_EVERY:
                 last[0] = now

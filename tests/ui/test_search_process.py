@@ -50,7 +50,7 @@ def test_a_stop_ends_the_search_in_the_worker(dropper: str) -> None:
 
 
 def test_an_engine_error_is_named(dropper: str) -> None:
-    with pytest.raises(EngineError, match="position|dropper|read|parse|not"):
+    with pytest.raises(EngineError, match=r"position|dropper|read|parse|not"):
         ProcessEngine("dropper", {}).analyse("not a position", level=level(1),
                                              budget=Budget(playouts=5))
 
