@@ -8,6 +8,7 @@ serves ``raindrop resume``.
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import os
 import queue
@@ -203,6 +204,13 @@ def run(args: argparse.Namespace) -> int:
     return session.run(board_spec=board, keep=keep)
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 def check_board_option(spec: str | None) -> None:
     """Fail early, clearly, when ``--board`` cannot work."""
     if spec is None or spec == "none":
@@ -236,6 +244,9 @@ class TerminalSession:
         self.sim: Any = None
         self.quiet = False  # the simulated board acts for a typed command: no chatter
         self.voice = voice
+        self.hold_input = not _is_terminal(sys.stdin)
+        """Typed lines wait while the companion thinks (input from a file or a pipe, so
+        a script plays in step with it); at a terminal they are read at once."""
         self.prompt_open = False
         """The prompt is shown and nothing was typed after it yet."""
         game.subscribe(self.on_event)
@@ -377,6 +388,7 @@ class TerminalSession:
         reader = threading.Thread(target=self._read_stdin, name="stdin", daemon=True)
         reader.start()
         ended = False   # standard input has ended: play on while the companion plays
+        held: collections.deque[str] = collections.deque()
         try:
             self.companion.announce()
             self.draw()
@@ -384,17 +396,25 @@ class TerminalSession:
                 self.prompt()
             self.companion.start()
             while True:
-                if ended and not self.companion.waiting and self.inbox.empty():
+                fresh = True   # a line just read (not one held before)
+                if held and not self.companion.waiting:
+                    kind, value, fresh = "line", held.popleft(), False
+                elif ended and not self.companion.waiting and self.inbox.empty():
                     self.say()
                     self.say_saved()
                     return 0
-                try:
-                    kind, value = self.inbox.get(timeout=0.5)
-                except queue.Empty:
-                    self.tick()
-                    continue
+                else:
+                    try:
+                        kind, value = self.inbox.get(timeout=0.5)
+                    except queue.Empty:
+                        self.tick()
+                        continue
                 if kind == "eof":
                     ended = True
+                    continue
+                if kind == "line" and fresh and self.hold_input \
+                        and (held or self.companion.waiting):
+                    held.append(value)   # a script waits for the companion
                     continue
                 if kind == "call":
                     value()
@@ -463,9 +483,14 @@ class TerminalSession:
                 return True
             if command in ("quit", "exit", "q"):
                 return False
-            if command in COMPANION_TURN_COMMANDS or command not in COMMANDS:
+            if (command in COMPANION_TURN_COMMANDS or command not in COMMANDS) \
+                    and not (command == "make" and self.sim is not None):
                 refusal = self.companion.refusal()
-                if refusal is not None and not (command == "make" and self.sim is not None):
+                if refusal is None and self.companion.leading:
+                    refusal = ("make the companion's turn on the board first" + (
+                        " (or type make: the simulated hand makes it)" if self.sim is not None
+                        else ""))
+                if refusal is not None:
                     self.say(f"Not now: {refusal}.")
                     return True
             if command in ("flip", "f"):
@@ -723,10 +748,16 @@ class TerminalSession:
             wrapped = PostedSource(source, self.post)  # decided on the terminal's loop
 
         def on_result(result: Any) -> None:
-            if result.kind.value == "in_sync" and self.companion.leading and \
-                    self.board_session is not None and self.board_session.sync.leading is None:
+            caught_up = (result.kind.value == "in_sync" and self.companion.leading
+                         and self.board_session is not None
+                         and self.board_session.sync.leading is None)
+            if caught_up:
                 self.companion.board_caught_up()
-            if not self.quiet and self.companion.auto_board is None:
+            if self.quiet or self.companion.auto_board is not None:
+                return
+            if caught_up:
+                self.say(f"Board: {result.message}")
+            else:
                 self.report(result)
 
         def on_status(status: Any) -> None:

@@ -10,6 +10,7 @@ game: it goes through :mod:`companion.games`.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import logging
@@ -526,21 +527,31 @@ class GamesTerminal:
 
         threading.Thread(target=read, name="stdin", daemon=True).start()
         ended = False
+        hold = not _is_terminal(source)   # a script waits for the companion
+        held: collections.deque[str] = collections.deque()
         try:
             self.companion.announce()
             self.draw()
             if not self.companion.waiting:
                 self.prompt()
             self.companion.start()
-            while not (ended and not self.companion.waiting and self.inbox.empty()):
-                try:
-                    kind, value = self.inbox.get(timeout=0.5)
-                except queue.Empty:
-                    if self.session.clock is not None:
-                        self.session.tick()
-                    continue
+            while not (ended and not held and not self.companion.waiting
+                       and self.inbox.empty()):
+                fresh = True   # a line just read (not one held before)
+                if held and not self.companion.waiting:
+                    kind, value, fresh = "line", held.popleft(), False
+                else:
+                    try:
+                        kind, value = self.inbox.get(timeout=0.5)
+                    except queue.Empty:
+                        if self.session.clock is not None:
+                            self.session.tick()
+                        continue
                 if kind == "eof":
                     ended = True
+                    continue
+                if kind == "line" and fresh and hold and (held or self.companion.waiting):
+                    held.append(value)
                     continue
                 if self.session.clock is not None:
                     self.session.tick()
@@ -577,6 +588,13 @@ class GamesTerminal:
             self.save(None)
         except (OSError, SessionError) as error:
             self.say(f"The record could not be saved: {error}")
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _minutes(seconds: float) -> str:
