@@ -397,6 +397,7 @@ class TerminalSession:
             self.companion.start()
             while True:
                 fresh = True   # a line just read (not one held before)
+                value: Any
                 if held and not self.companion.waiting:
                     kind, value, fresh = "line", held.popleft(), False
                 elif ended and not self.companion.waiting and self.inbox.empty():

@@ -538,6 +538,7 @@ class GamesTerminal:
             while not (ended and not held and not self.companion.waiting
                        and self.inbox.empty()):
                 fresh = True   # a line just read (not one held before)
+                value: Any
                 if held and not self.companion.waiting:
                     kind, value, fresh = "line", held.popleft(), False
                 else:
