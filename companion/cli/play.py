@@ -55,6 +55,7 @@ from companion.sync import PhysicalBoardSession
 from companion.table import words as sentences
 from companion.table.chess_table import SEATS, ChessTable
 from companion.table.hints import HINT_TURNS
+from companion.table.review import timeline_of_game
 from companion.table.seats import TableSettings
 
 COMPANION_SAYS = (events.CardFlipped, events.PiecePlaced, events.MovePlayed, events.Promoted,
@@ -64,7 +65,7 @@ COMPANION_TURN_COMMANDS = ("flip", "f", "remove", "choose", "takeback", "make")
 """Commands that act for the side to move: refused while the companion is to move."""
 COMMANDS = ("help", "?", "h", "quit", "exit", "q", "undo", "redo", "hint", "verdict",
             "verify", "moves", "draw", "resign", "pause", "continue", "resume", "board",
-            "show", "save", "export", "_wait")
+            "show", "save", "export", "review", "_wait")
 """Commands that are not a turn (any other word is read as a move)."""
 
 HELP = """\
@@ -91,6 +92,9 @@ Commands (one per line):
                        the decks' order
   export [FILE]        once the game is over: the PGN with the decks' order, which
                        replays it exactly
+  review               once the game is over: the engine's estimate after each turn,
+                       each turn marked (good, inaccuracy, mistake, blunder) with the
+                       better turn (raindrop review FILE does it for a saved game)
   help                 this text
   quit                 leave; the game stays saved: raindrop resume"""
 
@@ -533,6 +537,10 @@ class TerminalSession:
                 self.save(args[0] if args else None)
             elif command == "export":
                 self.save(args[0] if args else None, decks=True)
+            elif command == "review":
+                if not self.game.is_over:
+                    raise IllegalActionError("review comes once the game is over")
+                self.companion.review(timeline_of_game(self.game))
             elif command == "remove":
                 if len(args) != 1:
                     raise IllegalActionError("remove needs one square, e.g. remove e5")

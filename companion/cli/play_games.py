@@ -50,6 +50,7 @@ from companion.sync.stone_session import is_stone_board
 from companion.table import words as sentences
 from companion.table.games_table import GamesTable, seat_names
 from companion.table.hints import HINT_TURNS
+from companion.table.review import timeline_of_session
 from companion.table.runner import TableError
 from companion.table.seats import TableSettings
 
@@ -84,6 +85,9 @@ Commands (one per line):
   pause, continue      stop and restart the clock
   board                draw the board again
   save [FILE]          write the game record (default: next to its journal)
+  review               once the game is over: the engine's estimate after each turn,
+                       each turn marked (good, inaccuracy, mistake, blunder) with the
+                       better turn (raindrop review FILE does it for a saved game)
   help                 this text
   quit                 leave; the game stays saved: raindrop resume"""
 
@@ -476,6 +480,10 @@ class GamesTerminal:
             self.advance(float(rest))
         elif command == "make" and self.sim is not None:
             self.sim.set_cells(session.position.cells())
+        elif command == "review":
+            if not session.is_over:
+                raise SessionError("review comes once the game is over")
+            self.companion.review(timeline_of_session(session))
         elif session.is_over:
             self.say(f"The game is over ({session.result and session.result.reason}); "
                      f"'save' writes its record, 'quit' leaves.")
