@@ -81,7 +81,7 @@ Commands (one per line):
   claim [NAME]         make a claim the rules offer now (e.g. a draw)
   draw                 offer a draw, or accept the one offered
   draw offer|accept|decline
-  resign               the side to move resigns
+  resign               the side to move resigns (against the companion: you)
   pause, continue      stop and restart the clock
   board                draw the board again
   save [FILE]          write the game record (default: next to its journal)
@@ -218,7 +218,8 @@ class GamesTerminal:
         session.subscribe(self.on_event)
         if hint_playouts is None and hint_budget is not None:
             hint_playouts = hint_budget.playouts
-        self.companion = TerminalCompanion(GamesTable(session), say=self.say, post=self.post,
+        self.table = GamesTable(session)
+        self.companion = TerminalCompanion(self.table, say=self.say, post=self.post,
                                            voice=voice, seed=seed,
                                            hint_playouts=hint_playouts)
 
@@ -409,6 +410,14 @@ class GamesTerminal:
                 self.sim.set_cells(self.session.position.cells())  # the simulated hand
         return True
 
+    def person_player(self) -> str | None:
+        """Who a plain ``resign`` is for: the one person at the table against the
+        companion (even on the companion's turn), else the side to move (``None``)."""
+        persons = self.companion.settings.persons
+        if not self.companion.seated or len(persons) != 1:
+            return None
+        return self.table.player_of(persons[0].name)
+
     def game_state(self) -> tuple[int, str]:
         return len(self.session.record), self.session.position.text()
 
@@ -467,7 +476,7 @@ class GamesTerminal:
             self._draw(rest)
         elif command == "resign":
             self.builder = None
-            session.resign(rest or None)
+            session.resign(rest or self.person_player())
         elif command == "pause":
             session.pause()
             self.changed = True

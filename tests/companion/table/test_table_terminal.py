@@ -188,3 +188,16 @@ def test_resume_keeps_the_seats_and_the_companion_plays_on(
     record = (tmp_path / "game.txt").read_text(encoding="utf-8")   # the limit, noted
     assert "[Hints \"1\"]" in record and "[HintsUsed \"white=1 black=0\"]" in record
     assert "black=companion:1:20" in record
+
+
+def test_resign_on_the_companions_turn_resigns_the_person(tmp_path: Path) -> None:
+    session, journal = start_session(
+        "dropper", ["size=4"], clock_text=None, directory=str(tmp_path), now=lambda: 0.0,
+        seats=lambda names: parse_companions(["black:1"], names, playouts=20))
+    terminal = GamesTerminal(session, out=io.StringIO(), journal_path=journal.path)
+    assert terminal.handle("b2") and session.to_move == "black"
+    assert terminal.handle("resign")          # while the companion is to move
+    assert session.result is not None and session.result.winner == "black"
+    assert session.result.reason == "white resigned"
+    terminal.companion.close()
+    journal.close()
