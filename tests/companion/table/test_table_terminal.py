@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from chess import parse_square as chess_square
 from table_helpers import ScriptedChessEngine, chess_engine
 
 from companion.cards import Decks
@@ -80,6 +81,20 @@ def _pump(inbox: object, done: Callable[[], bool], timeout: float = 30.0) -> Non
             kind, value = inbox.get(timeout=0.2)
         except queue.Empty:
             continue
+        if kind == "call":
+            value()
+
+
+def _settle(inbox: object, quiet: float = 0.5) -> None:
+    """Run posted calls until none came for ``quiet`` seconds (the board has caught up)."""
+    import queue
+
+    assert isinstance(inbox, queue.Queue)
+    while True:
+        try:
+            kind, value = inbox.get(timeout=quiet)
+        except queue.Empty:
+            return
         if kind == "call":
             value()
 
@@ -201,3 +216,35 @@ def test_resign_on_the_companions_turn_resigns_the_person(tmp_path: Path) -> Non
     assert session.result.reason == "white resigned"
     terminal.companion.close()
     journal.close()
+
+
+def test_the_reed_board_lights_the_companions_turn_and_waits_for_it() -> None:
+    """``--board serial``: the real firmware (simulated) lights the companion's square in
+    cyan, nothing is played until the board shows its turn, a wrong square is guided."""
+    from companion.sensors.firmware_sim import SimulatedBoard as FirmwareBoard
+
+    e1, d8, e8 = (1 << chess_square(name) for name in ("e1", "d8", "e8"))
+    e8_at = chess_square("e8")   # the board's LED pattern: one letter a square, a1 first
+    with chess_engine(ScriptedChessEngine(["flip", "K@e8"])), FirmwareBoard() as board:
+        game = Game(decks=Decks.stacked("K", "k"),
+                    table=parse_companions(["black"], ("white", "black")).to_dict())
+        out = io.StringIO()
+        session = TerminalSession(game, None, color=False, out=out)
+        session.open_board(f"serial:{board.port}")
+        try:
+            _pump(session.inbox, lambda: "board SIM" in out.getvalue())
+            _settle(session.inbox)
+            assert session.handle("flip")
+            _settle(session.inbox)
+            board.set_magnets(e1)                              # White's king, on the board
+            _pump(session.inbox, lambda: game.san_history()[-1:] == ["K@e8"])
+            _pump(session.inbox, lambda: board.leds()[e8_at:e8_at + 1] == "C")
+            board.set_magnets(e1 | d8)                         # the wrong square first
+            _pump(session.inbox, lambda: "e8; d8 should be empty" in out.getvalue())
+            assert game.san_history() == ["K@e1", "K@e8"]       # nothing else was played
+            board.set_magnets(e1 | e8)
+            _pump(session.inbox, lambda: "Board: The board shows it." in out.getvalue())
+            _pump(session.inbox, lambda: board.leds()[e8_at:e8_at + 1] not in ("C", ""))
+        finally:
+            session.companion.close()
+            session.board_session.stop()
