@@ -248,3 +248,20 @@ def test_the_reed_board_lights_the_companions_turn_and_waits_for_it() -> None:
         finally:
             session.companion.close()
             session.board_session.stop()
+
+
+def test_raindropchess_resume_keeps_the_seats(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    with chess_engine():
+        code, out = _main(capsys, "play", "--companion", "black:2", "--hints", "off",
+                          "--board", "none", "--data-dir", str(tmp_path), "--seed", "4",
+                          "--no-color", stdin="flip\ne4\nquit\n")
+        assert code == 0 and "Black is thinking (level 2)..." in out, out[-1500:]
+        code, out = _main(capsys, "resume", str(latest_journal(tmp_path)), "--board", "none",
+                          "--data-dir", str(tmp_path), "--no-color",
+                          stdin="hint\nundo\nquit\n")
+    assert code == 0, out[-1500:]
+    assert "At the table: white: a person; black: the companion (level 2, casual); hints: " \
+           "off." in out
+    assert "No hint: hints are off in this game." in out
+    assert "Taken back: White's last turn and the companion's reply" in out
