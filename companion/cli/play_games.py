@@ -314,6 +314,8 @@ class GamesTerminal:
 
     def prompt(self) -> None:
         side = self.session.to_move if not self.session.is_over else "over"
+        if side != "over" and self.companion.runner.companion_to_act():
+            side = "(the companion's turn)"   # undo, resign, help... still work
         print(f"{side}> ", end="", file=self.out, flush=True)
         self.prompt_open = True
 
