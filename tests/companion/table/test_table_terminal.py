@@ -265,3 +265,26 @@ def test_raindropchess_resume_keeps_the_seats(tmp_path: Path,
            "off." in out
     assert "No hint: hints are off in this game." in out
     assert "Taken back: White's last turn and the companion's reply" in out
+
+
+@pytest.mark.parametrize("game, options", [("raindropchess", []), ("dropper", ["size=4"])])
+def test_voice_speaks_the_sentences_the_terminal_shows(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        game: str, options: list[str]) -> None:
+    from companion.cli import companion_terminal
+    from companion.table.speech import FakeSpeaker
+
+    speaker = FakeSpeaker()
+    monkeypatch.setattr(companion_terminal, "desktop_speaker", lambda: speaker)
+    with chess_engine():
+        code, out = _main(capsys, "play", "--game", game, *options, "--companion", "both:1",
+                          "--companion-playouts", "10", "--board", "none", "--voice",
+                          "--data-dir", str(tmp_path), "--no-color", "--seed", "2")
+    assert code == 0, out[-1500:]
+    shown = set(out.splitlines())
+    assert speaker.said and all(text in shown for text in speaker.said), (
+        [text for text in speaker.said if text not in shown])
+    assert any(text.startswith(("White: ", "Black: ")) for text in speaker.said)
+    assert speaker.said[-1].startswith("Game over: ")   # the verdict and its reason, last
+    if game == "raindropchess":
+        assert any(" flips: a" in text for text in speaker.said)
