@@ -6,36 +6,22 @@ journal; bad files get one clear line and no traceback."""
 
 from __future__ import annotations
 
-import io
 import re
-import sys
 from pathlib import Path
 
 import pytest
-from table_helpers import chess_engine
+from table_helpers import chess_engine, run_main
 
-from companion.cli import main
 from companion.journal import latest_journal
 
 MARK = re.compile(r"^(\d+)\. (\w+): .*?(?: An? (inaccuracy|mistake|blunder): (\d+)% given "
                   r"away(?:; better: .+)?\.)?  \[(\w+) (\d+)%\]$")
 
 
-def _main(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str]:
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdin = old
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err
-
-
 def _play(capsys: pytest.CaptureFixture[str], directory: Path, game: str, *options: str,
           stdin: str = "") -> tuple[str, str]:
     """Companion against companion to the end: (the saved record's path, the output)."""
-    code, out = _main(capsys, "play", "--game", game, *options, "--companion", "both:1",
+    code, out = run_main(capsys, "play", "--game", game, *options, "--companion", "both:1",
                       "--companion-playouts", "20", "--board", "none", "--data-dir",
                       str(directory), "--no-color", "--seed", "5", stdin=stdin)
     assert code == 0, out[-1500:]
@@ -64,19 +50,19 @@ def _check_review(out: str, first: str, game: str) -> None:
 def test_review_of_a_stone_games_record_and_journal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record, _ = _play(capsys, tmp_path, "dropper", "size=4")
-    code, out = _main(capsys, "review", "--playouts", "20", record)
+    code, out = run_main(capsys, "review", "--playouts", "20", record)
     assert code == 0, out
     _check_review(out, "White", "Dropper")
     assert re.search(r"^White: \d+ good", out, re.M) and re.search(r"^Black: \d+ good", out,
                                                                     re.M)
-    code, again = _main(capsys, "review", "--playouts", "20", str(latest_journal(tmp_path)))
+    code, again = run_main(capsys, "review", "--playouts", "20", str(latest_journal(tmp_path)))
     assert code == 0 and again == out          # the journal holds the same game
 
 
 def test_review_of_rumbo_names_its_roles(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     record, _ = _play(capsys, tmp_path, "rumbo", "size=3")
-    code, out = _main(capsys, "review", "--playouts", "20", record)
+    code, out = run_main(capsys, "review", "--playouts", "20", record)
     assert code == 0, out
     _check_review(out, "Proposer", "Rumbo")
 
@@ -85,11 +71,11 @@ def test_review_of_raindropchess_pgn_and_journal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with chess_engine():
         record, _ = _play(capsys, tmp_path, "raindropchess")
-        code, out = _main(capsys, "review", "--playouts", "20", record)
+        code, out = run_main(capsys, "review", "--playouts", "20", record)
         assert code == 0, out
         _check_review(out, "White", "Raindropchess")
         assert "1. White: flip a card." in out
-        code, again = _main(capsys, "review", "--playouts", "20",
+        code, again = run_main(capsys, "review", "--playouts", "20",
                             str(latest_journal(tmp_path)))
         assert code == 0 and again == out
 
@@ -108,7 +94,7 @@ def test_review_at_the_end_of_a_terminal_game(
 
 def test_review_before_the_end_is_refused(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = _main(capsys, "play", "--game", "dropper", "size=4", "--board", "none",
+    code, out = run_main(capsys, "play", "--game", "dropper", "size=4", "--board", "none",
                       "--data-dir", str(tmp_path), "--no-color", stdin="review\nquit\n")
     assert code == 0 and "Not done: review comes once the game is over" in out
 
@@ -127,7 +113,7 @@ def test_bad_files_get_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixt
     path = tmp_path / "game.txt"
     if content is not None:
         path.write_bytes(content)
-    code, out = _main(capsys, "review", "--playouts", "5", str(path))
+    code, out = run_main(capsys, "review", "--playouts", "5", str(path))
     assert code == 2 and out.startswith("raindrop: ") and says in out, out
     assert len(out.strip().splitlines()) == 1 and "Traceback" not in out
 
@@ -137,5 +123,5 @@ def test_bad_files_get_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_bad_budgets_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                  option: list[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
-        _main(capsys, "review", *option, str(tmp_path / "x.pgn"))
+        run_main(capsys, "review", *option, str(tmp_path / "x.pgn"))
     assert stopped.value.code == 2

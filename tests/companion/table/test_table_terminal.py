@@ -10,16 +10,14 @@ one through the same contract.)"""
 from __future__ import annotations
 
 import io
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from chess import parse_square as chess_square
-from table_helpers import ScriptedChessEngine, chess_engine
+from table_helpers import ScriptedChessEngine, chess_engine, run_main
 
 from companion.cards import Decks
-from companion.cli import main
 from companion.cli.play import TerminalSession
 from companion.cli.play_games import GamesTerminal, start_session
 from companion.cli.play_stones import simulate
@@ -32,17 +30,6 @@ GAMES = [("raindropchess", []), ("dropper", ["size=4"]), ("rumbo", ["size=3"]),
          ("raindrops", ["size=4"]), ("crumble", ["width=3", "height=3"])]
 
 
-def _main(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str]:
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdin = old
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err
-
-
 @pytest.mark.parametrize("board", ["none", "sim"])
 @pytest.mark.parametrize("game, options", GAMES)
 def test_companion_against_companion_runs_to_its_end(
@@ -52,7 +39,7 @@ def test_companion_against_companion_runs_to_its_end(
             "--companion-playouts", "20", "--board", board, "--data-dir", str(tmp_path),
             "--no-color", "--seed", "3"]
     with chess_engine():
-        code, out = _main(capsys, *argv)
+        code, out = run_main(capsys, *argv)
     assert code == 0, out[-2000:]
     over = [line for line in out.splitlines() if line.startswith("GAME OVER: ")]
     assert len(over) == 1 and len(over[0]) > len("GAME OVER: x (y)."), out[-1500:]
@@ -61,7 +48,7 @@ def test_companion_against_companion_runs_to_its_end(
     assert len(saved) == 1
     record = saved[0].rsplit(": ", 1)[-1] if game == "raindropchess" else \
         saved[0].removeprefix("Saved the record as ").rstrip(".")
-    code, replayed = _main(capsys, "replay", "--all", "--no-color", record)
+    code, replayed = run_main(capsys, "replay", "--all", "--no-color", record)
     assert code == 0 and "Result: " in replayed, replayed[-800:]
     text = Path(record).read_text(encoding="utf-8")
     assert ("RaindropSeats" if game == "raindropchess" else "Seats") in text
@@ -184,7 +171,7 @@ def test_stone_game_player_makes_the_companions_turns_on_the_simulated_board(
 
 def test_resume_keeps_the_seats_and_the_companion_plays_on(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = _main(capsys, "play", "--game", "dropper", "size=4", "--companion", "black:1",
+    code, out = run_main(capsys, "play", "--game", "dropper", "size=4", "--companion", "black:1",
                       "--companion-playouts", "20", "--hints", "1", "--board", "none",
                       "--data-dir", str(tmp_path), stdin="hint\nb2\nquit\n")
     assert code == 0 and "At the table: white: a person; black: the companion (level 1, " \
@@ -193,7 +180,7 @@ def test_resume_keeps_the_seats_and_the_companion_plays_on(
     path = latest_journal(tmp_path)
     played = session_from_contents(read_entries(path))
     turn = next(iter(played.rules.turns(played.position)))     # a legal turn for White
-    code, out = _main(capsys, "resume", str(path), "--data-dir", str(tmp_path),
+    code, out = run_main(capsys, "resume", str(path), "--data-dir", str(tmp_path),
                       stdin=f"hint\n{turn}\nundo\nsave {tmp_path / 'game.txt'}\nquit\n")
     assert code == 0, out
     assert "Resumed the game of Dropper after 2 action(s)." in out
@@ -253,11 +240,11 @@ def test_the_reed_board_lights_the_companions_turn_and_waits_for_it() -> None:
 def test_raindropchess_resume_keeps_the_seats(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     with chess_engine():
-        code, out = _main(capsys, "play", "--companion", "black:2", "--hints", "off",
+        code, out = run_main(capsys, "play", "--companion", "black:2", "--hints", "off",
                           "--board", "none", "--data-dir", str(tmp_path), "--seed", "4",
                           "--no-color", stdin="flip\ne4\nquit\n")
         assert code == 0 and "Black is thinking (level 2)..." in out, out[-1500:]
-        code, out = _main(capsys, "resume", str(latest_journal(tmp_path)), "--board", "none",
+        code, out = run_main(capsys, "resume", str(latest_journal(tmp_path)), "--board", "none",
                           "--data-dir", str(tmp_path), "--no-color",
                           stdin="hint\nundo\nquit\n")
     assert code == 0, out[-1500:]
@@ -277,7 +264,7 @@ def test_voice_speaks_the_sentences_the_terminal_shows(
     speaker = FakeSpeaker()
     monkeypatch.setattr(companion_terminal, "desktop_speaker", lambda: speaker)
     with chess_engine():
-        code, out = _main(capsys, "play", "--game", game, *options, "--companion", "both:1",
+        code, out = run_main(capsys, "play", "--game", game, *options, "--companion", "both:1",
                           "--companion-playouts", "10", "--board", "none", "--voice",
                           "--data-dir", str(tmp_path), "--no-color", "--seed", "2")
     assert code == 0, out[-1500:]
