@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.cli import CommandError
-from companion.engine.contract import MAX_PLAYOUTS
+from companion.engine.contract import MAX_PLAYOUTS, Budget
 from companion.table.events import (
     CompanionAnswered,
     CompanionChose,
@@ -33,6 +33,7 @@ from companion.table.events import (
     TakenBack,
 )
 from companion.table.lead import BoardLead, LedBoard
+from companion.table.review import REVIEW_SECONDS, Reviewing, Timeline
 from companion.table.runner import CompanionRunner, Post
 from companion.table.seats import HintPolicy, SeatError, TableSettings, parse_companions
 from companion.table.speech import NullSpeaker, SpeechQueue, desktop_speaker
@@ -52,7 +53,7 @@ def add_companion_options(parser: argparse._ActionsContainer, *, seats: bool = T
             help="the companion plays SIDE (white, black; a game's own sides, e.g. vertical; "
                  "Rumbo: proposer or chooser; both) at LEVEL 1-5 (default 3); repeatable")
         parser.add_argument(
-            "--companion-playouts", type=_playouts, metavar="N",
+            "--companion-playouts", type=playouts_option, metavar="N",
             help="the companion searches N playouts (nodes) a turn instead of its level's "
                  "time: the same game on any machine (tests, reproducible games)")
         parser.add_argument(
@@ -64,7 +65,8 @@ def add_companion_options(parser: argparse._ActionsContainer, *, seats: bool = T
                              "off by default)")
 
 
-def _playouts(text: str) -> int:
+def playouts_option(text: str) -> int:
+    """An option's playouts: a whole number from 1 to the engines' most."""
     value = text.strip()
     if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_PLAYOUTS:
         raise argparse.ArgumentTypeError(
@@ -113,6 +115,9 @@ class TerminalCompanion:
                                   if seat.playouts), None)
         self.runner = CompanionRunner(table, post=post, listener=self.on_event, seed=seed,
                                       hint_playouts=hint_playouts)
+        self._post = post
+        self._review_playouts = hint_playouts
+        self._reviewing: Reviewing | None = None
 
     # ------------------------------------------------------------------
 
@@ -127,9 +132,10 @@ class TerminalCompanion:
 
     @property
     def waiting(self) -> bool:
-        """Whether the game waits for the companion (it thinks, must decide, or a hint is
-        being searched)."""
-        return self.runner.thinking or self.runner.hinting or self.runner.companion_to_act()
+        """Whether the game waits for the companion (it thinks, must decide, a hint is
+        being searched, or the game reviewed)."""
+        return (self.runner.thinking or self.runner.hinting or self.runner.companion_to_act()
+                or self._reviewing is not None)
 
     @property
     def leading(self) -> bool:
@@ -177,7 +183,38 @@ class TerminalCompanion:
     def refusal(self) -> str | None:
         return self.runner.refusal()
 
+    def review(self, timeline: Timeline) -> None:
+        """Review the game just played off the loop's thread (the terminal's ``review``):
+        its lines come back through the loop. Each position gets the hints' playouts
+        where the game has them (a game of fixed budgets), else half a second."""
+        if self._reviewing is not None:
+            self.say("The review is already running.")
+            return
+        playouts = self._review_playouts
+        budget = Budget(playouts=playouts) if playouts else Budget(seconds=REVIEW_SECONDS)
+        each = f"{playouts} playouts" if playouts else f"{REVIEW_SECONDS:g} s"
+        self.say(f"Reviewing the game: {len(timeline.plies) + 1} positions, {each} each...")
+
+        def done(job: Reviewing) -> None:
+            self._post(lambda: self._reviewed(job))
+
+        self._reviewing = Reviewing(timeline, budget=budget, seed=self.runner.seed,
+                                    on_done=done).start()
+
+    def _reviewed(self, job: Reviewing) -> None:
+        self._reviewing = None
+        try:
+            result = job.result(timeout=0)
+        except ValueError as error:   # ReviewError, EngineError: no review of this game
+            self.say(f"No review: {error}.")
+        else:
+            for line in result.lines():
+                self.say(line)
+        self.acted = True
+
     def close(self) -> None:
+        if self._reviewing is not None:
+            self._reviewing.stop()
         self.runner.close()
         if self.speech is not None:
             self.speech.close(wait=3.0)

@@ -8,6 +8,7 @@ serves ``raindrop resume``.
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import os
 import queue
@@ -54,6 +55,7 @@ from companion.sync import PhysicalBoardSession
 from companion.table import words as sentences
 from companion.table.chess_table import SEATS, ChessTable
 from companion.table.hints import HINT_TURNS
+from companion.table.review import timeline_of_game
 from companion.table.seats import TableSettings
 
 COMPANION_SAYS = (events.CardFlipped, events.PiecePlaced, events.MovePlayed, events.Promoted,
@@ -63,7 +65,7 @@ COMPANION_TURN_COMMANDS = ("flip", "f", "remove", "choose", "takeback", "make")
 """Commands that act for the side to move: refused while the companion is to move."""
 COMMANDS = ("help", "?", "h", "quit", "exit", "q", "undo", "redo", "hint", "verdict",
             "verify", "moves", "draw", "resign", "pause", "continue", "resume", "board",
-            "show", "save", "export", "_wait")
+            "show", "save", "export", "review", "_wait")
 """Commands that are not a turn (any other word is read as a move)."""
 
 HELP = """\
@@ -90,6 +92,9 @@ Commands (one per line):
                        the decks' order
   export [FILE]        once the game is over: the PGN with the decks' order, which
                        replays it exactly
+  review               once the game is over: the engine's estimate after each turn,
+                       each turn marked (good, inaccuracy, mistake, blunder) with the
+                       better turn (raindrop review FILE does it for a saved game)
   help                 this text
   quit                 leave; the game stays saved: raindrop resume"""
 
@@ -203,6 +208,13 @@ def run(args: argparse.Namespace) -> int:
     return session.run(board_spec=board, keep=keep)
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 def check_board_option(spec: str | None) -> None:
     """Fail early, clearly, when ``--board`` cannot work."""
     if spec is None or spec == "none":
@@ -236,6 +248,9 @@ class TerminalSession:
         self.sim: Any = None
         self.quiet = False  # the simulated board acts for a typed command: no chatter
         self.voice = voice
+        self.hold_input = not _is_terminal(sys.stdin)
+        """Typed lines wait while the companion thinks (input from a file or a pipe, so
+        a script plays in step with it); at a terminal they are read at once."""
         self.prompt_open = False
         """The prompt is shown and nothing was typed after it yet."""
         game.subscribe(self.on_event)
@@ -360,6 +375,8 @@ class TerminalSession:
 
     def prompt(self) -> None:
         side = chess.COLOR_NAMES[self.game.turn] if not self.game.is_over else "over"
+        if side != "over" and self.companion.runner.companion_to_act():
+            side = "(the companion's turn)"   # undo, resign, help... still work
         print(f"{side}> ", end="", file=self.out, flush=True)
         self.prompt_open = True
 
@@ -377,6 +394,7 @@ class TerminalSession:
         reader = threading.Thread(target=self._read_stdin, name="stdin", daemon=True)
         reader.start()
         ended = False   # standard input has ended: play on while the companion plays
+        held: collections.deque[str] = collections.deque()
         try:
             self.companion.announce()
             self.draw()
@@ -384,17 +402,26 @@ class TerminalSession:
                 self.prompt()
             self.companion.start()
             while True:
-                if ended and not self.companion.waiting and self.inbox.empty():
+                fresh = True   # a line just read (not one held before)
+                value: Any
+                if held and not self.companion.waiting:
+                    kind, value, fresh = "line", held.popleft(), False
+                elif ended and not self.companion.waiting and self.inbox.empty():
                     self.say()
                     self.say_saved()
                     return 0
-                try:
-                    kind, value = self.inbox.get(timeout=0.5)
-                except queue.Empty:
-                    self.tick()
-                    continue
+                else:
+                    try:
+                        kind, value = self.inbox.get(timeout=0.5)
+                    except queue.Empty:
+                        self.tick()
+                        continue
                 if kind == "eof":
                     ended = True
+                    continue
+                if kind == "line" and fresh and self.hold_input \
+                        and (held or self.companion.waiting):
+                    held.append(value)   # a script waits for the companion
                     continue
                 if kind == "call":
                     value()
@@ -463,9 +490,14 @@ class TerminalSession:
                 return True
             if command in ("quit", "exit", "q"):
                 return False
-            if command in COMPANION_TURN_COMMANDS or command not in COMMANDS:
+            if (command in COMPANION_TURN_COMMANDS or command not in COMMANDS) \
+                    and not (command == "make" and self.sim is not None):
                 refusal = self.companion.refusal()
-                if refusal is not None and not (command == "make" and self.sim is not None):
+                if refusal is None and self.companion.leading:
+                    refusal = ("make the companion's turn on the board first" + (
+                        " (or type make: the simulated hand makes it)" if self.sim is not None
+                        else ""))
+                if refusal is not None:
                     self.say(f"Not now: {refusal}.")
                     return True
             if command in ("flip", "f"):
@@ -507,6 +539,10 @@ class TerminalSession:
                 self.save(args[0] if args else None)
             elif command == "export":
                 self.save(args[0] if args else None, decks=True)
+            elif command == "review":
+                if not self.game.is_over:
+                    raise IllegalActionError("review comes once the game is over")
+                self.companion.review(timeline_of_game(self.game))
             elif command == "remove":
                 if len(args) != 1:
                     raise IllegalActionError("remove needs one square, e.g. remove e5")
@@ -723,10 +759,16 @@ class TerminalSession:
             wrapped = PostedSource(source, self.post)  # decided on the terminal's loop
 
         def on_result(result: Any) -> None:
-            if result.kind.value == "in_sync" and self.companion.leading and \
-                    self.board_session is not None and self.board_session.sync.leading is None:
+            caught_up = (result.kind.value == "in_sync" and self.companion.leading
+                         and self.board_session is not None
+                         and self.board_session.sync.leading is None)
+            if caught_up:
                 self.companion.board_caught_up()
-            if not self.quiet and self.companion.auto_board is None:
+            if self.quiet or self.companion.auto_board is not None:
+                return
+            if caught_up:
+                self.say(f"Board: {result.message}")
+            else:
                 self.report(result)
 
         def on_status(status: Any) -> None:

@@ -10,6 +10,7 @@ game: it goes through :mod:`companion.games`.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import logging
@@ -49,6 +50,7 @@ from companion.sync.stone_session import is_stone_board
 from companion.table import words as sentences
 from companion.table.games_table import GamesTable, seat_names
 from companion.table.hints import HINT_TURNS
+from companion.table.review import timeline_of_session
 from companion.table.runner import TableError
 from companion.table.seats import TableSettings
 
@@ -79,10 +81,13 @@ Commands (one per line):
   claim [NAME]         make a claim the rules offer now (e.g. a draw)
   draw                 offer a draw, or accept the one offered
   draw offer|accept|decline
-  resign               the side to move resigns
+  resign               the side to move resigns (against the companion: you)
   pause, continue      stop and restart the clock
   board                draw the board again
   save [FILE]          write the game record (default: next to its journal)
+  review               once the game is over: the engine's estimate after each turn,
+                       each turn marked (good, inaccuracy, mistake, blunder) with the
+                       better turn (raindrop review FILE does it for a saved game)
   help                 this text
   quit                 leave; the game stays saved: raindrop resume"""
 
@@ -213,7 +218,8 @@ class GamesTerminal:
         session.subscribe(self.on_event)
         if hint_playouts is None and hint_budget is not None:
             hint_playouts = hint_budget.playouts
-        self.companion = TerminalCompanion(GamesTable(session), say=self.say, post=self.post,
+        self.table = GamesTable(session)
+        self.companion = TerminalCompanion(self.table, say=self.say, post=self.post,
                                            voice=voice, seed=seed,
                                            hint_playouts=hint_playouts)
 
@@ -308,6 +314,8 @@ class GamesTerminal:
 
     def prompt(self) -> None:
         side = self.session.to_move if not self.session.is_over else "over"
+        if side != "over" and self.companion.runner.companion_to_act():
+            side = "(the companion's turn)"   # undo, resign, help... still work
         print(f"{side}> ", end="", file=self.out, flush=True)
         self.prompt_open = True
 
@@ -404,6 +412,14 @@ class GamesTerminal:
                 self.sim.set_cells(self.session.position.cells())  # the simulated hand
         return True
 
+    def person_player(self) -> str | None:
+        """Who a plain ``resign`` is for: the one person at the table against the
+        companion (even on the companion's turn), else the side to move (``None``)."""
+        persons = self.companion.settings.persons
+        if not self.companion.seated or len(persons) != 1:
+            return None
+        return self.table.player_of(persons[0].name)
+
     def game_state(self) -> tuple[int, str]:
         return len(self.session.record), self.session.position.text()
 
@@ -462,7 +478,7 @@ class GamesTerminal:
             self._draw(rest)
         elif command == "resign":
             self.builder = None
-            session.resign(rest or None)
+            session.resign(rest or self.person_player())
         elif command == "pause":
             session.pause()
             self.changed = True
@@ -475,6 +491,10 @@ class GamesTerminal:
             self.advance(float(rest))
         elif command == "make" and self.sim is not None:
             self.sim.set_cells(session.position.cells())
+        elif command == "review":
+            if not session.is_over:
+                raise SessionError("review comes once the game is over")
+            self.companion.review(timeline_of_session(session))
         elif session.is_over:
             self.say(f"The game is over ({session.result and session.result.reason}); "
                      f"'save' writes its record, 'quit' leaves.")
@@ -526,21 +546,32 @@ class GamesTerminal:
 
         threading.Thread(target=read, name="stdin", daemon=True).start()
         ended = False
+        hold = not _is_terminal(source)   # a script waits for the companion
+        held: collections.deque[str] = collections.deque()
         try:
             self.companion.announce()
             self.draw()
             if not self.companion.waiting:
                 self.prompt()
             self.companion.start()
-            while not (ended and not self.companion.waiting and self.inbox.empty()):
-                try:
-                    kind, value = self.inbox.get(timeout=0.5)
-                except queue.Empty:
-                    if self.session.clock is not None:
-                        self.session.tick()
-                    continue
+            while not (ended and not held and not self.companion.waiting
+                       and self.inbox.empty()):
+                fresh = True   # a line just read (not one held before)
+                value: Any
+                if held and not self.companion.waiting:
+                    kind, value, fresh = "line", held.popleft(), False
+                else:
+                    try:
+                        kind, value = self.inbox.get(timeout=0.5)
+                    except queue.Empty:
+                        if self.session.clock is not None:
+                            self.session.tick()
+                        continue
                 if kind == "eof":
                     ended = True
+                    continue
+                if kind == "line" and fresh and hold and (held or self.companion.waiting):
+                    held.append(value)
                     continue
                 if self.session.clock is not None:
                     self.session.tick()
@@ -577,6 +608,13 @@ class GamesTerminal:
             self.save(None)
         except (OSError, SessionError) as error:
             self.say(f"The record could not be saved: {error}")
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _minutes(seconds: float) -> str:

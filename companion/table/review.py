@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -59,7 +60,7 @@ REVIEW_SECONDS = 0.5
 
 def mark_of(lost: float) -> str:
     for floor, name in MARKS:
-        if lost >= floor:
+        if lost + 1e-9 >= floor:   # 0.6 - 0.5 is 0.0999...: a tenth, a mistake
             return name
     return GOOD
 
@@ -135,7 +136,7 @@ class TurnReview:
         head = f"{self.number}. {words.sentence(self.seat, self.words)}"
         if self.mark == GOOD:
             return head
-        lost = round(self.lost * 100)
+        lost = math.floor(self.lost * 100 + 1e-7)   # 9.8% given away is not yet 10%
         bound = "at least " if self.approximate else ""
         text = f"{head} {'An' if self.mark == 'inaccuracy' else 'A'} {self.mark}: " \
                f"{bound}{lost}% given away"
@@ -173,11 +174,12 @@ class Review:
     def lines(self) -> list[str]:
         """The review as text: a summary per seat, then every turn that was not good."""
         first = self.seats[0]
-        lines = [f"Review of {self.game} ({len(self.turns)} turns): the estimate is "
+        lines = [f"Review of {self.game.capitalize()} ({len(self.turns)} turns): the "
+                 f"estimate is "
                  f"{words.side_words(first)}'s expected score."]
         for seat in self.seats:
             counts = self.counts(seat)
-            marks = ", ".join(f"{n} {name}{'s' if n != 1 else ''}"
+            marks = ", ".join(f"{n} {_plural(name, n)}"
                               for name, n in counts.items() if name != GOOD and n)
             lines.append(f"{words.side_words(seat)}: {counts[GOOD]} good"
                          + (f", {marks}" if marks else "") + ".")
@@ -186,9 +188,24 @@ class Review:
                          f"{round(turn.estimate * 100)}%]")
         if self.result:
             lines.append(self.result)
+        lines.append(f"Graph of {words.side_words(first)}'s chance, from the start to the "
+                     f"end: {sparkline(self.graph)}")
         if not self.complete:
             lines.append("(The review was stopped before its end.)")
         return lines
+
+
+def sparkline(points: Sequence[float]) -> str:
+    """Expected scores (0..1) as a line of bars, one a point: low ``▁``, high ``█``."""
+    bars = "▁▂▃▄▅▆▇█"
+    top = len(bars) - 1
+    return "".join(bars[min(top, max(0, round(point * top)))] for point in points)
+
+
+def _plural(mark: str, count: int) -> str:
+    if count == 1:
+        return mark
+    return mark[:-1] + "ies" if mark.endswith("y") else mark + "s"
 
 
 # ----------------------------------------------------------------------

@@ -3,20 +3,37 @@ engine (the real one plays through the same contract)."""
 
 from __future__ import annotations
 
+import io
 import queue
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 import chess
+import pytest
 
+from companion.cli import main
 from companion.engine import registry
 from companion.engine.contract import Analysis, Budget, Candidate, Progress, ProgressCallback
 from companion.engine.levels import Level
 from companion.rules import HouseRules, RaindropBoard
 from companion.table.events import CompanionEvent
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = ""
+             ) -> tuple[int, str]:
+    """``raindrop ARGV`` in this process with ``stdin`` typed: (exit code, all it printed)."""
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(list(argv))
+    finally:
+        sys.stdin = old
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
 
 
 class Loop:

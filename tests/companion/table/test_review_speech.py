@@ -68,7 +68,7 @@ def test_review_of_an_abstract_game() -> None:
         assert turn.lost >= 0 and turn.mark == mark_of(turn.lost)
         assert (turn.better is None) == (turn.mark == GOOD or turn.better is None)
     lines = result.lines()
-    assert lines[0].startswith("Review of dropper") and "White:" in lines[1]
+    assert lines[0].startswith("Review of Dropper") and "White:" in lines[1]
     assert result.result.startswith("Game over: ")
 
 
