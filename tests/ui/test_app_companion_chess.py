@@ -10,6 +10,7 @@ import threading
 from typing import TYPE_CHECKING
 
 import chess
+import pytest
 from companion_driver import SidedChessEngine, chess_engine, wait_companion, wait_for
 
 from companion.cards import Decks
@@ -41,13 +42,14 @@ def start(driver: Driver, settings: TableSettings) -> Game:
     return game
 
 
-def test_a_whole_game_against_the_companion_by_touch(driver: Driver) -> None:
+def test_a_whole_game_against_the_companion_by_touch(
+        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
     app = driver.app
-    app.search_in_process = False   # the fake engines live in this process
-    app.companion_playouts = 8
-    app.review_playouts = 4
+    monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
+    monkeypatch.setattr(app, "companion_playouts", 8)
+    monkeypatch.setattr(app, "review_playouts", 4)
     speaker = FakeSpeaker()
-    app.speaker_factory = lambda: speaker
+    monkeypatch.setattr(app, "speaker_factory", lambda: speaker)
     app.settings.voice = True
     app.apply_settings()
     gate = threading.Event()
@@ -128,10 +130,10 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver) -> None:
 
 
 def test_the_new_game_screen_seats_the_companion_and_resume_keeps_it(
-        driver: Driver) -> None:
+        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
     app = driver.app
-    app.search_in_process = False   # the fake engines live in this process
-    app.companion_playouts = 4
+    monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
+    monkeypatch.setattr(app, "companion_playouts", 4)
     with chess_engine(SidedChessEngine(["flip", "K@e8"])):
         driver.tap(app.screen("home").ids.new_game)
         screen = app.screen("new_game")
@@ -153,3 +155,18 @@ def test_the_new_game_screen_seats_the_companion_and_resume_keeps_it(
         link = app.session.companion
         assert link is not None and link.settings.is_companion("black")
         assert link.settings.seat("black").level == 2
+
+
+def test_the_voice_is_off_by_default_and_says_why_it_is_silent(
+        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.table.speech import NullSpeaker
+
+    app = driver.app
+    assert not app.settings.voice and app.voice() is None
+    monkeypatch.setattr(app, "speaker_factory", lambda: NullSpeaker("no speech engine"))
+    app.show("settings")
+    settings = app.screen("settings")
+    driver.tap_button(settings.ids.voice, "On")
+    settings.save("White", "Black")
+    assert app.settings.voice and isinstance(app.voice(), NullSpeaker)
+    assert "The voice is silent here: no speech engine" in settings.saved_text

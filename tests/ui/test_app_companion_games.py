@@ -27,11 +27,12 @@ MOST_TURNS = 80
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
-def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str) -> None:
+def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     app = driver.app
-    app.search_in_process = False   # the fake engines live in this process
-    app.companion_playouts = 6
-    app.review_playouts = 3
+    monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
+    monkeypatch.setattr(app, "companion_playouts", 6)
+    monkeypatch.setattr(app, "review_playouts", 3)
     options = {**SMALL[name], f"seat:{SECOND_SEAT[name]}": "Companion 1", "hints": "3 a game"}
     screen = open_new_game(driver, name, options)
     model = screen.model
@@ -92,10 +93,11 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str) 
     assert app.root.current == "games_play"
 
 
-def test_touches_on_the_companions_turn_are_refused_with_the_reason(driver: Driver) -> None:
+def test_touches_on_the_companions_turn_are_refused_with_the_reason(
+        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
     app = driver.app
-    app.search_in_process = False   # the fake engines live in this process
-    app.companion_playouts = 1_000_000   # a long search: its turn stays open
+    monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
+    monkeypatch.setattr(app, "companion_playouts", 1_000_000)   # a long search: its turn
     screen = open_new_game(driver, "dropper", {**SMALL["dropper"],
                                                 "seat:white": "Companion 1"})
     model = screen.model

@@ -44,14 +44,15 @@ def check(driver: Driver, root: Any, what: str) -> None:
 
 
 @pytest.mark.parametrize("sized", SIZES, indirect=True, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_companions_screens_fit_touch_and_text_rules(sized: Driver) -> None:
+def test_the_companions_screens_fit_touch_and_text_rules(
+        sized: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_app_companion_chess import start
 
     driver = sized
     app = driver.app
-    app.search_in_process = False   # the fake engines live in this process
-    app.companion_playouts = 4
-    app.review_playouts = 2
+    monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
+    monkeypatch.setattr(app, "companion_playouts", 4)
+    monkeypatch.setattr(app, "review_playouts", 2)
     app.show("new_game")
     new_game = app.screen("new_game")
     new_game.black_seat = "3"
