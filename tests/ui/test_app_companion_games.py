@@ -112,3 +112,35 @@ def test_touches_on_the_companions_turn_are_refused_with_the_reason(
         assert model.session.record == []
     finally:
         link.close()
+
+
+def test_a_physical_board_is_led_through_the_companions_turn(
+        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dropper on a simulated board of stones: the person's turn is seen on the board,
+    the companion answers, the panels say what to set on the board until it shows it."""
+    from companion.sync.stone_sim import SimulatedStoneBoard
+    from companion.table.seats import Seat, TableSettings
+    from ui.games import control
+    from ui.games.sensing import StoneSensing
+
+    app = driver.app
+    monkeypatch.setattr(app, "search_in_process", False)
+    settings = TableSettings((Seat("white"), Seat("black", True, 1, playouts=6)))
+    model = control.start_game(app, "dropper", {"size": "5"}, table=settings.to_dict())
+    session = model.session
+    board = SimulatedStoneBoard(session.position.cells())
+    sensing = StoneSensing(model, board)
+    sensing.start()
+    try:
+        turn = sorted(model.rules.turns(session.position))[0]
+        board.set_cells(model.rules.play(session.position, turn).cells())
+        wait_for(driver, lambda: len(session.record) == 2, "the turn seen and the reply")
+        assert session.record[0][1] == turn
+        # The companion's stones are not on the board yet: the panels say what to set.
+        wait_for(driver, lambda: bool(sensing.message), "the guidance")
+        assert model.view.alert == sensing.message and sensing.message
+        board.set_cells(session.position.cells())
+        wait_for(driver, lambda: model.view.alert_level == "good", "the board to show it")
+        assert len(session.record) == 2   # setting the reply played nothing more
+    finally:
+        sensing.stop()

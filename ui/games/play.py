@@ -26,6 +26,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
+import ui.games.board
+import ui.widgets.common
+import ui.widgets.segmented
+import ui.widgets.thinking  # noqa: F401  (widgets play.kv and the rules use)
 from ui import theme
 from ui.games.geometry import layout as layout_of
 from ui.games.model import PlayModel, PlayView
