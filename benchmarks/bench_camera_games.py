@@ -3,7 +3,7 @@
 ``python -m benchmarks.bench_camera_games [--games N] [--seed S]`` plays N
 random legal games with :class:`companion.game.Game` (seeded flips, drops and
 moves, up to 12 board actions each) and renders each as video
-(:func:`vision.synthetic.video`): a hand reaches in for every action, and one
+(:func:`lab.videos.video`): a hand reaches in for every action, and one
 to three events happen while the board rests (:func:`random_events`): the
 light changes (direction, brightness, colour and gradient), a soft shadow
 falls on part of the board or goes, the camera is knocked (moved a few
@@ -47,11 +47,12 @@ from companion.rules.board import FlipOutcome
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sync import BoardSync, SyncKind
 from companion.sync.session import CONFIRMED
+from lab import scenes, videos
+from lab.real_boards import with_blue
+from lab.samples import fen_grid
 from tests.vision.vision_helpers import FPS, FakeCapture, game_scene
 from vision import synthetic
 from vision.reader import CameraBoardReader
-from vision.real_boards import with_blue
-from vision.samples import fen_grid
 
 STILL, HAND = 7, 6
 MAX_ACTIONS = 12
@@ -210,7 +211,7 @@ def placing_offsets(seed: int, positions: list[Position], spread: float) -> list
     offsets: Offsets = {}
     for position in positions:
         offsets = {sq: offsets[sq] if sq in offsets and before.get(sq) == piece
-                   else synthetic.offset_draw(rng, spread)
+                   else scenes.offset_draw(rng, spread)
                    for sq, piece in position.items()}
         result.append(offsets)
         before = position
@@ -218,7 +219,7 @@ def placing_offsets(seed: int, positions: list[Position], spread: float) -> list
 
 
 def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
-                ) -> tuple[list[synthetic.VideoFrame], list[int]]:
+                ) -> tuple[list[videos.VideoFrame], list[int]]:
     """The frames, and the frame where the hand reaches in for each step.
 
     Every game has a hand reaching in for every step and the events of
@@ -233,14 +234,14 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
         # (a scene drawn without them has its camera too close to see them; an empty
         # board without markers does not show where a1 is).
         scene = synthetic.random_scene(rng, fraction=0.0, markers=True, min_tilt_deg=30.0,
-                                       max_tilt_deg=45.0, kinds=synthetic.TALL_KINDS)
+                                       max_tilt_deg=45.0, kinds=scenes.TALL_KINDS)
     else:
         scene = game_scene(seed, markers=True)
     first = scene
     positions = [s.position for s in steps]
     placing = placing_offsets(seed, positions, off_centre)
     events = {e.step: e.kind for e in random_events(seed, len(positions))}
-    frames: list[synthetic.VideoFrame] = []
+    frames: list[videos.VideoFrame] = []
     starts: list[int] = []
     shade: np.ndarray | None = None
     current: Position = {}
@@ -255,15 +256,15 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
         elif kind == "shadow":
             shade = shadow_mask(scene, rng) if shade is None else None
         still = dataclasses.replace(scene.with_pieces(current), offsets=current_offsets)
-        clip: list[synthetic.VideoFrame] = []
+        clip: list[videos.VideoFrame] = []
         if kind:  # the board rests after the change
-            clip += synthetic.video(still, [], still_frames=REST, seed=seed * 100 + part + 50)
+            clip += videos.video(still, [], still_frames=REST, seed=seed * 100 + part + 50)
         if kind == "hover":
-            clip += synthetic.video(still, [current], still_frames=0, hand_frames=HAND,
+            clip += videos.video(still, [current], still_frames=0, hand_frames=HAND,
                                     seed=seed * 100 + part + 70)
         starts += [len(frames) + len(clip) + STILL + i * (HAND + STILL)
                    for i in range(end - begin)]
-        clip += synthetic.video(still, positions[begin:end], still_frames=STILL,
+        clip += videos.video(still, positions[begin:end], still_frames=STILL,
                                 hand_frames=HAND, seed=seed * 100 + part,
                                 offsets=placing[begin:end])
         if shade is not None:
@@ -276,7 +277,7 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
     # The camera keeps watching after the last action: the board rests as after an
     # event (a tall piece's top over the board's edge strip is taken for an arm until
     # nothing has moved for hand_still_seconds, so the last action needs that long).
-    rest = synthetic.video(dataclasses.replace(scene.with_pieces(current),
+    rest = videos.video(dataclasses.replace(scene.with_pieces(current),
                                                offsets=current_offsets), [],
                            still_frames=REST, seed=seed * 100 + 99)
     if shade is not None:
@@ -285,7 +286,7 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
     return frames + rest, starts
 
 
-def read_snapshots(frames: list[synthetic.VideoFrame], empty_start: bool) -> list[BoardSnapshot]:
+def read_snapshots(frames: list[videos.VideoFrame], empty_start: bool) -> list[BoardSnapshot]:
     snapshots: list[BoardSnapshot] = []
     capture = FakeCapture([f.image for f in frames])
     reader = CameraBoardReader("fake", capture_factory=lambda source: capture, live=False,
@@ -299,7 +300,7 @@ def read_snapshots(frames: list[synthetic.VideoFrame], empty_start: bool) -> lis
 
 def judge(seed: int, steps: list[Step], starts: list[int],
           snapshots: list[BoardSnapshot],
-          frames: list[synthetic.VideoFrame] | None = None) -> Tally:
+          frames: list[videos.VideoFrame] | None = None) -> Tally:
     """Feed the snapshots to a BoardSync over a replay of the same decks; with the
     ``frames``, also judge the labels of the frames a keeping camera would keep."""
     game = Game(seed=seed)

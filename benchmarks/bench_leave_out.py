@@ -4,8 +4,8 @@ Run: ``python -m benchmarks.bench_leave_out --nets DIR/{board}_s0.onnx DIR/{boar
 DIR/{board}_pt.onnx --peer-nets OLD/{board}_s0.onnx OLD/{board}_s1.onnx OLD/{board}_pt.onnx
 [--boards walnut,bwmat,folding,mahogany]``. Each network is named by a pattern whose
 ``{board}`` is the board read: a fit made without that board's development photos
-(``python -m vision.train_occupancy ... --leave-out BOARD --keep DIR/BOARD_s0.onnx``, and
-``python -m vision.train_pretrained ... --leave-out BOARD --keep DIR/BOARD_pt.onnx``), so
+(``python -m lab.train_occupancy ... --leave-out BOARD --keep DIR/BOARD_s0.onnx``, and
+``python -m lab.train_pretrained ... --leave-out BOARD --keep DIR/BOARD_pt.onnx``), so
 every board is read by networks that never saw it, as a board at a real table is. Every
 development photo of each board is read as ``raindrop vision classify --corners`` reads it
 (the whole reader, without a reference), once by the candidate (``--nets``, ``--weights``,
@@ -37,8 +37,8 @@ from pathlib import Path
 
 import cv2
 
+from lab.real_boards import RealBoardPhoto, load_real_boards, read_board
 from vision.config import VisionConfig
-from vision.real_boards import RealBoardPhoto, load_real_boards, read_board
 from vision.square_net import SquareNetError, load_net
 from vision.squares import net_weights
 

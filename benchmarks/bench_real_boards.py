@@ -7,7 +7,7 @@ its labelled corners, without an empty-board reference. Every wrong square is pr
 (photo, square, expected, read), then the squares right per split and per board, and per
 split for the photos there before the thirteenth session and the walnut board's later photos
 (``walnut_20`` on) apart. ``--reference`` reads instead every photo that has an empty photo
-of its board taken from the same camera (a tripod: ``vision.real_boards.tripod_pairs``)
+of its board taken from the same camera (a tripod: ``lab.real_boards.tripod_pairs``)
 against that empty photo as its reference, as a game's camera does once it has seen the
 empty board; its peer is then the same reader without the reference.
 A photo read without a reference also lists the squares it is unsure of
@@ -20,7 +20,7 @@ and how many photos say their colours are unsure (``SquareReading.colours_unsure
 every wrong square outlined in red with ``expected>read`` beside it, to look at.
 ``--board NAME`` reads one board's photos; ``--photo-nets`` reads them by other
 networks than the shipped ones, so a fit trained without a board
-(``python -m vision.train_occupancy --leave-out folding --keep /tmp/folding.onnx``) is
+(``python -m lab.train_occupancy --leave-out folding --keep /tmp/folding.onnx``) is
 judged by the whole reader on that board: ``--split dev --board folding --photo-nets
 /tmp/folding.onnx`` (two paths: the two fits read together), as the development part's
 leave-out checks in docs/camera-development.md are read. ``--photo-weights`` gives
@@ -45,9 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.config import VisionConfig
-from vision.geometry import Image
-from vision.real_boards import (
+from lab.real_boards import (
     FILES,
     SPLITS,
     RealBoardPhoto,
@@ -58,6 +56,8 @@ from vision.real_boards import (
     tripod_pairs,
     wrong_squares,
 )
+from vision.config import VisionConfig
+from vision.geometry import Image
 from vision.square_net import SquareNetError, load_net
 from vision.squares import net_weights
 
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo-nets", nargs="+", metavar="ONNX",
                         help="read without a reference by these networks together instead "
                              "of the shipped ones (VisionConfig.photo_nets): a shipped file "
-                             "name or a path, e.g. a fit kept by vision.train_occupancy "
+                             "name or a path, e.g. a fit kept by lab.train_occupancy "
                              "--leave-out BOARD --keep PATH")
     parser.add_argument("--photo-weights", nargs="+", type=float, metavar="W",
                         help="each photo network's weight in the mean of their logits, "

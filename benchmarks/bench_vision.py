@@ -15,7 +15,7 @@ labelled corners, then N times each with every corner moved at random by 1%
 and by 2% of a square (a pixel or so; fixed seed), and prints the squares
 read wrong: how much a reading depends on where exactly the corners are.
 ``--prints N`` reads N scenes whose boards carry marks printed inside squares
-(:func:`vision.synthetic.printed_scene`: emblems, coordinates, rings, as roll-up mats carry
+(:func:`lab.scenes.printed_scene`: emblems, coordinates, rings, as roll-up mats carry
 them; set ``--seed``), without a reference and with the empty board's picture (its marks
 too) as one, and prints how many marks on empty squares were read as pieces and the
 squares wrong against the same scenes without their marks (the peer).
@@ -35,12 +35,13 @@ import chess
 import cv2
 import numpy as np
 
+from lab.samples import load_photos, samples_dir
+from lab.scenes import printed_scene
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.locate import find_markers
 from vision.pipeline import BoardPipeline, StageTimes
-from vision.samples import load_photos, samples_dir
 from vision.squares import make_sampler, read_squares
 
 
@@ -103,7 +104,7 @@ def error_rates(images: int, seed: int = 0) -> dict[str, tuple[int, int]]:
     """(wrong squares, squares) per mode over ``images`` synthetic scenes.
 
     Set ``seed`` draws its scenes from a stream of that seed and renders them
-    with seeds from ``seed * RENDER_SEEDS_PER_SET`` (vision.fit's start at
+    with seeds from ``seed * RENDER_SEEDS_PER_SET`` (lab.fit_occupancy's start at
     900,000, and at 1,900,000 for its empty boards).
     """
     offset = seed * RENDER_SEEDS_PER_SET
@@ -143,7 +144,7 @@ class PrintErrors:
 
 
 def print_errors(scenes: int, seed: int = 0, reference: bool = False) -> PrintErrors:
-    """``scenes`` printed scenes (:func:`vision.synthetic.printed_scene`: unseen boards
+    """``scenes`` printed scenes (:func:`lab.scenes.printed_scene`: unseen boards
     and sets, one to four marks printed inside squares, as roll-up mats carry them)
     read without a reference, or with the empty board's picture (its marks too) as
     one, and the same scenes without the marks, rendered with the same noise."""
@@ -152,7 +153,7 @@ def print_errors(scenes: int, seed: int = 0, reference: bool = False) -> PrintEr
     first = (PRINTS_STREAM + seed) * 1000
     marks = marks_read = wrong = wrong_unprinted = 0
     for index in range(scenes):
-        printed = synthetic.printed_scene(rng)
+        printed = printed_scene(rng)
         geometry = printed.geometry()
         sampler = make_sampler(config, geometry)
         truth = printed.grid()

@@ -411,7 +411,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
 def run_kept(args: argparse.Namespace) -> int:
     from vision.keep_frames import FrameKeeper, KeptFramesError
-    from vision.label_real_boards import draw_labels
+    from vision.labels import draw_labels
 
     if not (args.folder / "labels.json").exists():
         raise CommandError(f"{args.folder} holds no kept frames (no labels.json)")

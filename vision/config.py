@@ -157,7 +157,7 @@ class VisionConfig:
     # board's development photos too ("The walnut board's other photos, in both
     # parts"); the reading with a reference, played every frame, keeps game_nets.
     # The third (twenty-first session) is EfficientNet-Lite0's first blocks, pretrained
-    # on ImageNet, under a classifier fitted on the same tiles (vision.train_pretrained;
+    # on ImageNet, under a classifier fitted on the same tiles (lab.train_pretrained;
     # "An eleventh candidate" there; vision/PRETRAINED_WEIGHTS.md); since the
     # twenty-second it reads them sampled four times as finely ("A twelfth candidate").
     photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx",
@@ -317,7 +317,7 @@ class VisionConfig:
     outline_lit_ratio: tuple[float, float] = (1.08, 1.6)
     outline_lit_chroma: float = 10.0
     # Blue: chosen on the accuracy run's first 600 synthetic scenes (blue/not-blue
-    # mistakes 11 -> 4 of about 15,000 pieces) and checked on 600 others (vision.fit's
+    # mistakes 11 -> 4 of about 15,000 pieces) and checked on 600 others (lab.fit_occupancy's
     # seeds: 9 -> 3); no piece of the real photos is read blue.
     blue_min_chroma: float = 20.0  # Lab chroma for a blue piece (a shaded blue has ~21)
     blue_min_lightness: float = 16.0  # Lab L: darker bluish pixels are a black piece's

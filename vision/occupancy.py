@@ -1,7 +1,7 @@
 """The occupancy score of a square: small networks over its features.
 
 Both read the features of :func:`vision.squares.square_features` and are
-fitted on synthetic scenes by ``python -m vision.fit``; both ship beside this
+fitted on synthetic scenes by ``python -m lab.fit_occupancy``; both ship beside this
 module.
 
 - Against the empty-board reference (``occupancy_reference.json``): one tanh

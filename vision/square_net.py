@@ -9,12 +9,12 @@ the empty colour of the square's own colour at that place (the board's light
 and dark square models, so uneven light cancels), and scaled. The network
 (``occupancy.onnx`` for a game's frames, ``occupancy_photo.onnx`` and
 ``occupancy_photo_seed1.onnx`` for photos: ``VisionConfig.game_nets`` and
-``photo_nets``, trained by ``python -m vision.train_occupancy``; two small
-convolutions and a dense layer, see :mod:`vision.tile_conv`) maps a tile to
+``photo_nets``, trained by ``python -m lab.train_occupancy``; two small
+convolutions and a dense layer, see :mod:`lab.tile_conv`) maps a tile to
 four logits: empty, white, black, blue. Photos are read by a third beside those
 two, ``occupancy_photo_imagenet.onnx``: EfficientNet-Lite0's first blocks, pretrained on
-ImageNet, under a classifier fitted on their features (:mod:`vision.pretrained`,
-``python -m vision.train_pretrained``). It takes rows of the same tiles sampled four
+ImageNet, under a classifier fitted on their features (:mod:`lab.pretrained`,
+``python -m lab.train_pretrained``). It takes rows of the same tiles sampled four
 times as finely (48 pixels a square, 120 by 72: :func:`tile_maps`' ``scale``); a
 network's scale is read from its file's input (:func:`input_width`), and the reader
 gives each network the rows it asks for.
@@ -282,7 +282,7 @@ class SquareNet:
 def load_net(name: str = NET_FILE) -> SquareNet:
     """A network, loaded once: a shipped one by its file name (``occupancy.onnx``),
     or any ONNX file by its path (a name with a directory in it: a fit kept by
-    ``python -m vision.train_occupancy --leave-out BOARD --keep PATH``, to read
+    ``python -m lab.train_occupancy --leave-out BOARD --keep PATH``, to read
     with the whole reader). Cached by name: a file written again under the same
     path is not read again in the same process."""
     try:

@@ -90,7 +90,7 @@ def _mean_net(scale: int) -> bytes:
     mean of the tile's values times 1, 2, 3, 4."""
     from onnx import helper, numpy_helper
 
-    from vision.net_fitting import model_bytes
+    from lab.net_fitting import model_bytes
 
     high, wide = tile_shape(scale)
     width = high * wide * 3 + 3

@@ -1,10 +1,10 @@
-"""Fine-tuning the third photo network (vision.finetune_pretrained): the trained weights
+"""Fine-tuning the third photo network (lab.finetune_pretrained): the trained weights
 go back into the same ONNX graph as the frozen network's, and the file OpenCV reads gives
 the logits the trainer computed.
 
 The parts that need PyTorch (the ``finetune`` extra, for training only; not in ``all``)
 run where it is installed and are skipped elsewhere, saying so; the rest needs only the
-``train`` extra."""
+``lab`` extra."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 import pytest
 
+from lab import finetune_pretrained as ft
+from lab import pretrained
 from tests.vision.test_pretrained import _rows
-from vision import finetune_pretrained as ft
-from vision import pretrained
 from vision.square_net import LAB_SCALE
 
 

@@ -15,11 +15,11 @@ from vision_helpers import ACTIONS, OPENING, FakeCapture, game_scene, settled_gr
 
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import BoardSourceError, LedHint, SourceStatus
-from vision import synthetic
+from lab import videos
+from lab.real_boards import load_real_boards, tripod_pairs
 from vision.geometry import BoardGeometry
 from vision.keep_frames import UNASSIGNED, FrameKeeper, KeptFramesError, image_quad
 from vision.reader import CameraBoardReader
-from vision.real_boards import load_real_boards, tripod_pairs
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 CORNERS = ((100.5, 80.0), (520.0, 95.2), (560.0, 430.0), (60.0, 410.7))  # a8, h8, h1, a1
@@ -152,7 +152,7 @@ def test_a_watched_game_keeps_each_confirmed_position_with_its_true_frame(tmp_pa
     from companion.sync import PhysicalBoardSession, SyncKind
 
     scene = game_scene(41, markers=True)
-    video = synthetic.video(scene, OPENING, still_frames=7, hand_frames=10, seed=41)
+    video = videos.video(scene, OPENING, still_frames=7, hand_frames=10, seed=41)
     capture = FakeCapture([f.image for f in video])
     reader = CameraBoardReader("fake", capture_factory=lambda source: capture, live=False)
     reader.keep_frames_in(tmp_path, "synthetic")

@@ -1,4 +1,4 @@
-"""The labelling tools of the real board photos (vision/label_real_boards.py)."""
+"""The labelling tools of the real board photos (lab/label_real_boards.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.geometry import BoardGeometry
-from vision.label_real_boards import (
+from lab.label_real_boards import (
     LabelError,
     PieceBox,
     base_point,
@@ -28,7 +27,8 @@ from vision.label_real_boards import (
     refine_corners,
     square_of,
 )
-from vision.real_boards import real_boards_dir
+from lab.real_boards import real_boards_dir
+from vision.geometry import BoardGeometry
 
 TRUE = ((112.0, 58.0), (505.0, 80.0), (548.0, 420.0), (70.0, 396.0))  # image order
 

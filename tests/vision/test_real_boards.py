@@ -10,14 +10,14 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.config import VisionConfig
-from vision.real_boards import (
+from lab.real_boards import (
     is_later_walnut,
     load_real_boards,
     read_board,
     real_boards_dir,
     wrong_squares,
 )
+from vision.config import VisionConfig
 
 # Today's count (docs/camera.md, "Real photos it has never seen"; 157 of 4,352 with the
 # convolutional square network, 286 of the first 3,904 with the hand-made features it
@@ -39,7 +39,7 @@ from vision.real_boards import (
 # counted apart: 50 on them, read once. Seventeenth session: 39 and 44, read once,
 # with the photo networks trained with 400 pictures rendered by Blender for 30 epochs.
 # Twenty-first session: 24 and 37, read once, with a third photo network beside them
-# (ImageNet's features: vision.train_pretrained). Twenty-second session: 32 and 37, read
+# (ImageNet's features: lab.train_pretrained). Twenty-second session: 32 and 37, read
 # once, that network shown tiles four times as fine (worse on these photos; shipped by
 # its rule, written before: docs/camera-development.md, "A twelfth candidate").
 # Twenty-third session: 28 and 29, read once, the three photo networks fitted again with

@@ -1,7 +1,7 @@
-"""The scenes drawn for the Blender renderer (vision.render_spec) and their labels,
+"""The scenes drawn for the Blender renderer (lab.render_spec) and their labels,
 checked without Blender: the camera's projection against OpenCV's own, the labels
 against the samples' loader, the draws against what they promise; and the rendered
-pictures' part of the training (vision.train_occupancy --rendered)."""
+pictures' part of the training (lab.train_occupancy --rendered)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import synthetic
-from vision.config import VisionConfig
-from vision.geometry import BoardGeometry
-from vision.render_spec import (
+from lab.render_spec import (
     OVER_THE_EDGE,
     SHIPPED_LABELS_KEY,
     SHIPPED_RUNS,
@@ -33,7 +30,10 @@ from vision.render_spec import (
     look_at,
     project,
 )
-from vision.samples import fen_grid, load_photos
+from lab.samples import fen_grid, load_photos
+from vision import synthetic
+from vision.config import VisionConfig
+from vision.geometry import BoardGeometry
 
 SEEDS = range(60)
 
@@ -186,7 +186,7 @@ def test_the_labels_load_as_the_photos_do_with_the_scenes_corners_and_position(
 
 
 def _rendered_folder(folder: Path, fen: str) -> synthetic.Scene:
-    """A folder as vision.render_blender writes it, with one picture (drawn by the
+    """A folder as lab.render_blender writes it, with one picture (drawn by the
     OpenCV renderer: these tests have no Blender) and its labels."""
     scene = synthetic.random_scene(np.random.default_rng(5))
     cv2.imwrite(str(folder / "render_000000.jpg"), synthetic.render(scene))
@@ -199,8 +199,8 @@ def _rendered_folder(folder: Path, fen: str) -> synthetic.Scene:
 
 def test_rendered_pictures_join_training_labelled_by_their_labels_json(
         tmp_path: Path) -> None:
+    from lab.train_occupancy import rendered_set
     from vision.square_net import CLASSES, INPUTS
-    from vision.train_occupancy import rendered_set
 
     fen = "4k3/8/8/3q4/8/8/4P3/4K3"
     _rendered_folder(tmp_path, fen)
@@ -213,7 +213,7 @@ def test_rendered_pictures_join_training_labelled_by_their_labels_json(
 
 def test_training_with_a_folder_that_has_no_labels_is_refused_before_any_training(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.train_occupancy import main as train
+    from lab.train_occupancy import main as train
 
     out = tmp_path / "net.onnx"
     with pytest.raises(SystemExit) as stop:
@@ -224,10 +224,10 @@ def test_training_with_a_folder_that_has_no_labels_is_refused_before_any_trainin
 
 def test_the_labels_file_gathers_what_was_written_beside_each_picture(
         tmp_path: Path) -> None:
-    """vision.render_blender writes each picture's labels beside it as it renders; its
+    """lab.render_blender writes each picture's labels beside it as it renders; its
     labels.json gathers them (no Blender needed for that), leaving out a picture whose
     labels are missing (a render stopped halfway), and loads as the photos do."""
-    from vision.render_blender import write_labels
+    from lab.render_blender import write_labels
 
     for seed, version in ((4, 1), (9, 2)):  # the versions share a folder
         path = tmp_path / image_name(seed, version)
@@ -248,7 +248,7 @@ def test_the_labels_file_gathers_what_was_written_beside_each_picture(
                                      "finetune_pretrained"])
 def test_training_with_labels_that_list_no_picture_is_refused_before_any_training(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], trainer: str) -> None:
-    train = importlib.import_module(f"vision.{trainer}").main
+    train = importlib.import_module(f"lab.{trainer}").main
 
     (tmp_path / "labels.json").write_text(json.dumps({"images": []}), encoding="utf-8")
     with pytest.raises(SystemExit) as stop:
@@ -258,8 +258,8 @@ def test_training_with_labels_that_list_no_picture_is_refused_before_any_trainin
 
 
 def test_a_rendered_picture_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    from lab.train_occupancy import rendered_set
     from vision.errors import FrameUnreadable
-    from vision.train_occupancy import rendered_set
 
     _rendered_folder(tmp_path, "8/8/8/8/8/8/8/8")
     (tmp_path / "render_000000.jpg").write_bytes(b"not a picture")
@@ -273,7 +273,7 @@ def test_the_shipped_networks_pictures_are_drawn_again_from_their_seeds(
     from those seeds, anywhere, their labels.json is the one they were trained with
     (the digest training keyed its cache by). A change to the drawing that moves those
     scenes fails here: raise VERSION, and render and train again."""
-    from vision.train_occupancy import labels_key
+    from lab.train_occupancy import labels_key
 
     seeds = [seed for first, count in SHIPPED_RUNS for seed in range(first, first + count)]
     assert len(seeds) == 400

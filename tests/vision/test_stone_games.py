@@ -26,10 +26,10 @@ from companion.sync.stones import (
     TurnSeen,
     TurnUnfinished,
 )
+from lab.stone_scenes import game_video, random_stone_scene
 from tests.vision.vision_helpers import FPS, FULL
 from vision.grid import GridSpec
 from vision.grid_reader import GridPipeline, GridSettler
-from vision.stone_scenes import game_video, random_stone_scene
 
 TURNS = 40 if FULL else 5
 

@@ -11,10 +11,11 @@ import pytest
 from vision_helpers import OPENING, game_scene
 
 from companion.cli import main
+from lab import videos
+from lab.samples import load_photos
 from vision import synthetic
 from vision.calibration import load_calibration
 from vision.reader import open_board
-from vision.samples import load_photos
 
 PHOTOS = load_photos()
 
@@ -54,7 +55,7 @@ def test_classify_finds_an_empty_board_by_itself(capsys) -> None:  # type: ignor
 def test_classify_says_when_a_photo_was_stretched_to_another_shape(
         capsys) -> None:  # type: ignore[no-untyped-def]
     # The folding board's photos were squeezed from 4:3 to 640 x 640 by their source.
-    from vision.real_boards import load_real_boards
+    from lab.real_boards import load_real_boards
 
     folding = next(p for p in load_real_boards(split="dev") if p.board == "folding")
     assert main(["vision", "classify", str(folding.path), "--corners", corners_arg(folding),
@@ -154,7 +155,7 @@ def test_markers_command_writes_the_sheet(tmp_path, capsys) -> None:  # type: ig
 
 def test_watch_prints_each_settled_board_of_a_video(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     scene = game_scene(52, markers=True)
-    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=52)
+    video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=52)
     path = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (1280, 720))
     for frame in video:
@@ -218,7 +219,7 @@ def test_classify_names_the_squares_it_is_unsure_of(capsys) -> None:  # type: ig
     # held-out walnut photo was the example until the thirteenth session's photo
     # networks found its d5 pawn, though black; then folding_07's g5, until the
     # twenty-second session's sharper third network read it black, sure of itself.)
-    from vision.real_boards import load_real_boards
+    from lab.real_boards import load_real_boards
 
     photo = next(p for p in load_real_boards(split="dev") if p.path.name == "mat_44.jpg")
     assert photo.grid[7][2] == "."

@@ -9,6 +9,7 @@ import chess
 import numpy as np
 import pytest
 
+from lab import scenes
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, warp
@@ -139,7 +140,7 @@ def test_the_fused_reader_beats_the_features_on_leaning_scenes() -> None:
     features = dataclasses.replace(CONFIG, reference_reader="features")
     wrong = {"fused": 0, "features": 0}
     for index in range(6):
-        scene = synthetic.leaning_scene(rng)
+        scene = scenes.leaning_scene(rng)
         geometry = scene.geometry()
         sampler = make_sampler(CONFIG, geometry)
         warped = warp(CONFIG, synthetic.render(scene, 500 + index), geometry)
@@ -203,17 +204,17 @@ def test_an_overhead_scene_keeps_white_pieces_behind_their_neighbours() -> None:
 def test_leaning_scenes_look_from_45_to_60_degrees_with_tall_pieces() -> None:
     rng = np.random.default_rng(5)
     for _ in range(5):
-        scene = synthetic.leaning_scene(rng)
+        scene = scenes.leaning_scene(rng)
         x, y, z = scene.camera.position
         elevation = math.degrees(math.atan2(z, math.hypot(x, y)))
         assert 44.9 <= elevation <= 60.1
-        assert {kind for _, kind in scene.pieces.values()} <= set(synthetic.TALL_KINDS)
+        assert {kind for _, kind in scene.pieces.values()} <= set(scenes.TALL_KINDS)
 
 
 def _low_camera() -> tuple[synthetic.Scene, BoardGeometry, SquareSampler, int]:
     """A leaning scene's low camera (stream 8), its sampler, and the square
     nearest the camera's ground point (which has squares behind it)."""
-    scene = synthetic.leaning_scene(np.random.default_rng(8))
+    scene = scenes.leaning_scene(np.random.default_rng(8))
     geometry = scene.geometry()
     sampler = make_sampler(CONFIG, geometry)
     cam_x, cam_y, _ = geometry.camera_position()

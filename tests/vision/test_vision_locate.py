@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.samples import load_photos, samples_dir
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
@@ -20,7 +21,6 @@ from vision.locate import (
     locate,
     marker_quads,
 )
-from vision.samples import load_photos, samples_dir
 
 CONFIG = VisionConfig()
 

@@ -8,6 +8,7 @@ import chess
 import numpy as np
 
 from companion.sensors import BoardSnapshot
+from lab import videos
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
@@ -80,7 +81,7 @@ def test_a_hand_over_the_board_is_seen_and_a_placed_piece_is_not_a_hand() -> Non
         pieces += 1
         hand = synthetic.random_hand(rng, scene.square_mm)
         with_hand = scene.with_pieces(scene.pieces, hand)
-        if not synthetic.hand_over_board(with_hand, hand):
+        if not videos.hand_over_board(with_hand, hand):
             continue
         now = small_grey(CONFIG, warp(CONFIG, synthetic.render(with_hand, index + 200),
                                       geometry))

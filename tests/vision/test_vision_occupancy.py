@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
+from lab.fit_occupancy import fit_board_net, fit_reference_net, matched_scene, train_tanh_net
 from vision import synthetic
-from vision.fit import fit_board_net, fit_reference_net, matched_scene, train_tanh_net
 from vision.occupancy import (
     OccupancyModelError,
     OccupancyNet,

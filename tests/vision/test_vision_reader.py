@@ -16,6 +16,7 @@ from vision_helpers import ACTIONS, FPS, OPENING, FakeCapture, game_scene, settl
 
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import LedHint, SourceStatus
+from lab import videos
 from vision import synthetic
 from vision.errors import SourceUnavailable
 from vision.motion import snapshot_of
@@ -48,7 +49,7 @@ def grid_of(snapshot: BoardSnapshot) -> tuple[str, ...]:
     return tuple(rows)
 
 
-def check_run(video: list[synthetic.VideoFrame], snapshots: list[BoardSnapshot]) -> None:
+def check_run(video: list[videos.VideoFrame], snapshots: list[BoardSnapshot]) -> None:
     """Snapshots are exactly the settled positions, each taken with no hand over the board."""
     assert [grid_of(s) for s in snapshots] == settled_grids(video)
     for snapshot in snapshots:
@@ -58,9 +59,9 @@ def check_run(video: list[synthetic.VideoFrame], snapshots: list[BoardSnapshot])
 
 
 @pytest.fixture(scope="module")
-def opening_video() -> list[synthetic.VideoFrame]:
+def opening_video() -> list[videos.VideoFrame]:
     scene = game_scene(41, markers=True)
-    return synthetic.video(scene, OPENING, still_frames=7, hand_frames=10, seed=41)
+    return videos.video(scene, OPENING, still_frames=7, hand_frames=10, seed=41)
 
 
 def test_snapshots_are_the_settled_positions_and_never_under_a_hand(opening_video) -> None:  # type: ignore[no-untyped-def]
@@ -94,14 +95,14 @@ def test_board_sync_plays_the_opening_from_the_camera_with_no_false_action(openi
 
 def test_a_bumped_camera_is_found_again_and_reading_goes_on() -> None:
     scene = game_scene(42, markers=True)
-    first = synthetic.video(scene, OPENING[2:4], still_frames=7, hand_frames=8, seed=42)
+    first = videos.video(scene, OPENING[2:4], still_frames=7, hand_frames=8, seed=42)
     # The camera is knocked: a new pose, then the game goes on.
     rng = np.random.default_rng(420)
     moved = dataclasses.replace(
         scene.with_pieces(scene.pieces),
         camera=synthetic.random_camera(rng, scene.square_mm, margin_squares=1.25))
     moved = moved.with_pieces(dict(OPENING[3]))
-    second = synthetic.video(moved, OPENING[4:6], still_frames=12, hand_frames=8, seed=43)
+    second = videos.video(moved, OPENING[4:6], still_frames=12, hand_frames=8, seed=43)
     video = first + second
     snapshots, statuses = run_reader([f.image for f in video])
     check_run(video, snapshots)
@@ -110,7 +111,7 @@ def test_a_bumped_camera_is_found_again_and_reading_goes_on() -> None:
 
 def test_bad_frames_are_skipped_and_reported() -> None:
     scene = game_scene(44, markers=True)
-    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
+    video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
     frames: list = [f.image for f in video]  # type: ignore[type-arg]
     frames[3] = np.zeros((0, 0, 3), np.uint8)
     frames[9] = "garbage"
@@ -123,7 +124,7 @@ def test_a_missing_square_network_is_named_and_the_reader_stops() -> None:
     from vision.config import VisionConfig
 
     scene = game_scene(44, markers=True)
-    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
+    video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
     config = VisionConfig(game_nets=("no-such-network.onnx",))
     snapshots, statuses = run_reader([f.image for f in video], config=config)
     assert not snapshots
@@ -133,7 +134,7 @@ def test_a_missing_square_network_is_named_and_the_reader_stops() -> None:
 
 def test_a_real_video_file_is_read_to_the_end(tmp_path) -> None:  # type: ignore[no-untyped-def]
     scene = game_scene(45, markers=True)
-    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=45)
+    video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=45)
     path = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (1280, 720))
     for f in video:

@@ -6,7 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from vision.samples import ENV_VAR, load_photos, samples_dir
+from lab.samples import ENV_VAR, load_photos, samples_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,10 +8,10 @@ import dataclasses
 import numpy as np
 import pytest
 
+from lab.real_boards import _image, load_real_boards
 from vision import squares, synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, warp
-from vision.real_boards import _image, load_real_boards
 from vision.square_net import INPUTS, LAB_SCALE, TILE_H, TILE_PX, TILE_W, mirrored
 
 
@@ -110,7 +110,7 @@ def test_a_photo_read_without_a_reference_reads_the_moved_cuts() -> None:
 
 
 def test_a_training_tile_moved_shows_its_content_that_far_and_keeps_its_colour() -> None:
-    from vision.train_occupancy import moved
+    from lab.train_occupancy import moved
 
     rows = np.zeros((200, INPUTS), np.float32)
     tiles = rows[:, :-3].reshape(200, TILE_H, TILE_W, 3)

@@ -3,7 +3,7 @@
 Its accuracy is checked without retraining: on the real sample photos and the
 development part of the real board photos (which it was trained on, with moved
 corners), on the held-out part (never trained or tuned on), and on synthetic
-scenes of a stream never used in training (vision.train_occupancy draws from
+scenes of a stream never used in training (lab.train_occupancy draws from
 stream 77).
 """
 
@@ -16,11 +16,12 @@ import cv2
 import numpy as np
 import pytest
 
+from lab import scenes
+from lab.real_boards import load_real_boards, read_board, tripod_pairs, wrong_squares
+from lab.samples import load_photos
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, warp
-from vision.real_boards import load_real_boards, read_board, tripod_pairs, wrong_squares
-from vision.samples import load_photos
 from vision.square_net import CLASSES, INPUTS, SquareNet, SquareNetError, load_net
 from vision.squares import make_sampler, net_logits
 
@@ -137,7 +138,7 @@ def test_the_network_reads_held_out_synthetic_scenes() -> None:
     rng = np.random.default_rng(2024)  # a stream training never drew from
     wrong = total = 0
     for index in range(12):
-        scene = synthetic.random_scene(rng) if index % 3 else synthetic.leaning_scene(rng)
+        scene = synthetic.random_scene(rng) if index % 3 else scenes.leaning_scene(rng)
         grid = read(synthetic.render(scene, 2024_000 + index), scene.geometry())
         truth = "".join(scene.grid())
         wrong += sum(a != b for a, b in zip(grid, truth, strict=True))
@@ -212,8 +213,8 @@ def listed_held_out_errors(reference: bool = False) -> set[tuple[str, str]]:
 
 
 def test_training_writes_a_network_opencv_reads_as_numpy_computes() -> None:
-    pytest.importorskip("onnx", reason="the train extra is not installed")
-    from vision.train_occupancy import fit, forward, to_onnx
+    pytest.importorskip("onnx", reason="the lab extra is not installed")
+    from lab.train_occupancy import fit, forward, to_onnx
 
     rng = np.random.default_rng(3)
     rows = rng.normal(0, 1, (200, INPUTS)).astype(np.float32)
@@ -229,22 +230,22 @@ def test_training_writes_a_network_opencv_reads_as_numpy_computes() -> None:
 
 def test_varied_scenes_draw_boards_and_sets_the_named_schemes_lack() -> None:
     rng = np.random.default_rng(5)
-    scenes = [synthetic.varied_scene(rng) for _ in range(12)]
-    boards = {scene.colours for scene in scenes}
+    drawn = [scenes.varied_scene(rng) for _ in range(12)]
+    boards = {scene.colours for scene in drawn}
     assert None not in boards and len(boards) == 12
-    assert all(scene.colours not in synthetic.SCHEMES.values() for scene in scenes)
+    assert all(scene.colours not in synthetic.SCHEMES.values() for scene in drawn)
     # about half are wooden boards with grain, some pieces take the squares' colours
-    assert sum(scene.grain is not None and scene.grain > 3 for scene in scenes) >= 4
-    image = synthetic.render(scenes[0], 1)
+    assert sum(scene.grain is not None and scene.grain > 3 for scene in drawn) >= 4
+    image = synthetic.render(drawn[0], 1)
     assert image.shape == (720, 1280, 3)
-    again = synthetic.varied_scene(np.random.default_rng(5))
-    assert again == scenes[0]
+    again = scenes.varied_scene(np.random.default_rng(5))
+    assert again == drawn[0]
 
 
 def test_close_scenes_stand_nearer_than_any_ordinary_one_and_see_the_whole_board() -> None:
     rng = np.random.default_rng(6)
-    close = [synthetic.close_scene(rng) for _ in range(20)]
-    ordinary = [synthetic.leaning_scene(rng) for _ in range(20)]
+    close = [scenes.close_scene(rng) for _ in range(20)]
+    ordinary = [scenes.leaning_scene(rng) for _ in range(20)]
 
     def distance(scene: synthetic.Scene) -> float:
         return float(np.linalg.norm(scene.camera.position)) / scene.square_mm
@@ -258,7 +259,7 @@ def test_close_scenes_stand_nearer_than_any_ordinary_one_and_see_the_whole_board
         assert (corners >= 0).all() and (corners[:, 0] < width).all()
         assert (corners[:, 1] < height).all()
     # the same stream draws the same scenes, the others' streams are untouched
-    assert synthetic.close_scene(np.random.default_rng(6)) == close[0]
+    assert scenes.close_scene(np.random.default_rng(6)) == close[0]
 
 
 def test_a_board_colour_given_to_a_scene_is_the_colour_drawn() -> None:
@@ -268,7 +269,7 @@ def test_a_board_colour_given_to_a_scene_is_the_colour_drawn() -> None:
     spreads = []
     for grain in (0.0, 20.0):
         painted = dataclasses.replace(scene, colours=(light, dark, (30, 30, 30)), grain=grain)
-        texture, half_mm = synthetic._board_texture(painted)
+        texture, half_mm = synthetic.board_texture(painted)
         s = scene.square_mm * texture.shape[0] / (2 * half_mm)  # texture pixels a square
         middle = texture.shape[0] / 2
         a8 = texture[round(middle - 3.5 * s), round(middle - 3.5 * s)]
@@ -282,8 +283,8 @@ def test_a_board_colour_given_to_a_scene_is_the_colour_drawn() -> None:
 
 
 def test_augmentation_changes_tiles_as_another_light_would_and_zero_leaves_them() -> None:
+    from lab.train_occupancy import augmented, flipped
     from vision.square_net import TILE_VALUES, mirrored
-    from vision.train_occupancy import augmented, flipped
 
     rng = np.random.default_rng(0)
     rows = rng.normal(0, 0.3, (32, INPUTS)).astype(np.float32)
@@ -302,7 +303,7 @@ def test_augmentation_changes_tiles_as_another_light_would_and_zero_leaves_them(
 
 
 def test_each_tile_weighs_as_its_part_and_a_blue_piece_times_the_blue_weight() -> None:
-    from vision.train_occupancy import tile_weights
+    from lab.train_occupancy import tile_weights
 
     parts = [{"rows": np.zeros((3, 1)), "labels": np.array([0, 3, 2]), "weight": 1.0},
              {"rows": np.zeros((2, 1)), "labels": np.array([3, 1]), "weight": 2.5}]
@@ -311,7 +312,7 @@ def test_each_tile_weighs_as_its_part_and_a_blue_piece_times_the_blue_weight() -
 
 
 def test_training_reads_every_development_photo_labels_json_lists() -> None:
-    from vision.train_occupancy import real_dev_set
+    from lab.train_occupancy import real_dev_set
 
     dev = load_real_boards(split="dev")
     rows, labels, boards = real_dev_set(CONFIG, 1, 0)
@@ -321,9 +322,9 @@ def test_training_reads_every_development_photo_labels_json_lists() -> None:
 
 
 def test_the_convolutional_network_runs_in_opencv_as_numpy_computes() -> None:
-    pytest.importorskip("onnx", reason="the train extra is not installed")
-    from vision import tile_conv
-    from vision.train_occupancy import fit_conv
+    pytest.importorskip("onnx", reason="the lab extra is not installed")
+    from lab import tile_conv
+    from lab.train_occupancy import fit_conv
 
     rng = np.random.default_rng(4)
     rows = rng.normal(0, 0.2, (300, INPUTS)).astype(np.float32)
@@ -354,7 +355,7 @@ def test_the_convolutional_network_runs_in_opencv_as_numpy_computes() -> None:
 
 
 def test_the_convolutional_networks_gradients_are_the_losss_slopes() -> None:
-    from vision import tile_conv
+    from lab import tile_conv
 
     rng = np.random.default_rng(6)
     rows = rng.normal(0, 1, (8, INPUTS)).astype(np.float32)
@@ -382,8 +383,8 @@ def test_a_board_left_out_of_training_is_read_and_its_network_kept(
     writes the network so fitted (and nothing at ``--out``); the reader can use it."""
     import logging
 
+    from lab.train_occupancy import main as train
     from vision import squares
-    from vision.train_occupancy import main as train
 
     kept, out = tmp_path / "without_marble.onnx", tmp_path / "never.onnx"
     with caplog.at_level(logging.INFO):
@@ -401,7 +402,7 @@ def test_a_board_left_out_of_training_is_read_and_its_network_kept(
 
 def test_keep_without_a_board_left_out_is_refused_before_any_training(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.train_occupancy import main as train
+    from lab.train_occupancy import main as train
 
     kept = tmp_path / "kept.onnx"
     with pytest.raises(SystemExit) as stop:
@@ -424,7 +425,7 @@ def test_leave_out_takes_one_board_or_several_and_refuses_an_unknown_one(
     # (they come last in labels.json), is fitted again byte for byte
     import argparse
 
-    from vision.train_occupancy import left_out
+    from lab.train_occupancy import left_out
 
     parser = argparse.ArgumentParser()
     boards = np.array(["mat", "walnut", "", "greywood", "walnut", "amber"])
@@ -477,13 +478,13 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
 
 def test_off_centre_sets_every_piece_aside_within_its_clip_and_leaves_all_else() -> None:
     scene = synthetic.random_scene(np.random.default_rng(11), fraction=0.5)
-    assert synthetic.off_centre(scene, np.random.default_rng(1), 0.0) is scene
-    aside = synthetic.off_centre(scene, np.random.default_rng(1), 0.1)
+    assert scenes.off_centre(scene, np.random.default_rng(1), 0.0) is scene
+    aside = scenes.off_centre(scene, np.random.default_rng(1), 0.1)
     assert set(aside.offsets) == set(scene.pieces)
     values = np.array(list(aside.offsets.values()))
     assert np.abs(values).max() <= 0.25 and 0.05 < values.std() < 0.15
     assert dataclasses.replace(aside, offsets={}) == scene
-    assert synthetic.off_centre(scene, np.random.default_rng(1), 0.1) == aside
+    assert scenes.off_centre(scene, np.random.default_rng(1), 0.1) == aside
     # a piece set aside is drawn aside: the picture changes, the labels do not
     assert not np.array_equal(synthetic.render(aside, 2), synthetic.render(scene, 2))
     assert aside.grid() == scene.grid()
@@ -491,7 +492,7 @@ def test_off_centre_sets_every_piece_aside_within_its_clip_and_leaves_all_else()
 
 def test_training_with_off_centre_draws_the_same_scenes_with_their_pieces_aside(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from vision import train_occupancy
+    from lab import train_occupancy
 
     drawn: list[synthetic.Scene] = []
     monkeypatch.setattr(train_occupancy.synthetic, "render",

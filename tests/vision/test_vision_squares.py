@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 from vision_helpers import FULL
 
+from lab.samples import load_photos
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
-from vision.samples import load_photos
 from vision.squares import (
     BOARD_OUTLINE,
     FEATURES,

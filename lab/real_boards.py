@@ -1,7 +1,7 @@
 """The labelled real chessboard photos in ``tests/vision/data/real_boards`` (with their
 licences in its README.md).
 
-``labels.json`` has the samples' format (``vision.samples``: corners in image order,
+``labels.json`` has the samples' format (``lab.samples``: corners in image order,
 the quarter turns that put rank 8 at the top, the position as a FEN board) and more:
 ``split`` is ``dev`` (may be looked at and tuned on) or ``held_out`` (never used to
 choose anything), ``board`` names the physical board, ``source`` where the photo
@@ -22,9 +22,9 @@ import chess
 import cv2
 import numpy as np
 
+from lab.samples import fen_grid
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
-from vision.samples import fen_grid
 from vision.squares import SquareReading, make_sampler, read_squares
 
 SPLITS = ("dev", "held_out")

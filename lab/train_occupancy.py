@@ -1,30 +1,30 @@
 """Train the square network of :mod:`vision.square_net` and write it as ONNX.
 
-``python -m vision.train_occupancy --rendered R --rendered-draws 2 --epochs 30 --out
+``python -m lab.train_occupancy --rendered R --rendered-draws 2 --epochs 30 --out
 vision/occupancy_photo.onnx`` (and, for the second network that reads photos beside it,
 the same with ``--seed 1 --out vision/occupancy_photo_seed1.onnx``; R holds the Blender
-pictures of ``vision.render_spec.SHIPPED_RUNS``, rendered first with ``--version 1``;
+pictures of ``lab.render_spec.SHIPPED_RUNS``, rendered first with ``--version 1``;
 the games' network,
 trained without the walnut board's development photos and without R: ``--leave-out
 walnut --keep vision/occupancy.onnx``) renders the
 training scenes (synthetic stream ``--stream``: ordinary scenes, leaning
-scenes from a low camera, see :func:`vision.synthetic.leaning_scene`, and
+scenes from a low camera, see :func:`lab.scenes.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see
-:func:`vision.synthetic.varied_scene`; and, with ``--close N``, close scenes of a
-phone held over the table, :func:`vision.synthetic.close_scene`, not in the
+:func:`lab.scenes.varied_scene`; and, with ``--close N``, close scenes of a
+phone held over the table, :func:`lab.scenes.close_scene`, not in the
 shipped recipe; with ``--printed N`` (every trainer), boards with marks printed inside
-squares, :func:`vision.synthetic.printed_scene`, not in the shipped recipe either
+squares, :func:`lab.scenes.printed_scene`, not in the shipped recipe either
 (fitted with 400 of them, the photo networks misread more pieces' colours on the
 development photos and still read a real mat's emblem as a piece: docs/camera-development.md,
 "An eighteenth candidate");
 with ``--off-centre SPREAD`` every synthetic scene's pieces stand
-N(0, SPREAD) squares off their squares' centres, :func:`vision.synthetic.off_centre`),
+N(0, SPREAD) squares off their squares' centres, :func:`lab.scenes.off_centre`),
 adds the labelled real photos
 (``tests/vision/data/samples`` and every photo that
 ``tests/vision/data/real_boards/labels.json`` puts in the development part,
 never the held-out part, each read several times with its corners moved by a
 pixel or so), fits a small network with Adam in numpy on the CPU (by default
-the convolutional network of :mod:`vision.tile_conv`; ``--arch dense``: two
+the convolutional network of :mod:`lab.tile_conv`; ``--arch dense``: two
 hidden ReLU layers over the flat tile, the network shipped before), every
 batch's tiles jittered in Lab (exposure, contrast,
 saturation, the empty colour a little off, pixel noise) and half of them
@@ -35,7 +35,7 @@ part) so a second fit skips the rendering; the real photos' part is keyed by
 a digest of ``labels.json``, so photos added there are read again.
 
 ``--rendered DIR`` adds the pictures rendered into DIR by Blender
-(:mod:`vision.render_blender`: physically lit wooden and plastic sets, boards with
+(:mod:`lab.render_blender`: physically lit wooden and plastic sets, boards with
 grain, a camera anywhere round the board; its ``labels.json``, the real photos'
 format), each read ``--rendered-draws`` times and weighing ``--rendered-weight``
 (the photo networks' recipe since the seventeenth session, with 30 epochs: see
@@ -69,12 +69,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import synthetic, tile_conv
+from lab import scenes as scene_families
+from lab import tile_conv
+from lab.net_fitting import adam_fit, model_bytes
+from lab.samples import load_photos
+from vision import synthetic
 from vision.config import VisionConfig
 from vision.errors import FrameUnreadable
 from vision.geometry import BoardGeometry, Image, warp
-from vision.net_fitting import adam_fit, model_bytes
-from vision.samples import load_photos
 from vision.square_net import (
     CLASSES,
     INPUTS,
@@ -98,7 +100,7 @@ CONV_HIDDEN = 64
 
 
 # What a part keeps of each picture read from a pose (64 rows): the networks' input
-# rows (board_rows), or anything made from the picture's tiles (vision.train_pretrained:
+# rows (board_rows), or anything made from the picture's tiles (lab.train_pretrained:
 # the pretrained blocks' features of finer tiles).
 RowsOf = Callable[[VisionConfig, Image, BoardGeometry], npt.NDArray[Any]]
 
@@ -128,20 +130,20 @@ def synthetic_set(config: VisionConfig, scenes: int, stream: int, leaning: int,
                   off_centre: float = 0.0, read: RowsOf = board_rows
                   ) -> tuple[FloatArray, IntArray]:
     """Rows and labels of ``scenes`` ordinary and ``leaning`` low-camera scenes, their
-    pieces set N(0, ``off_centre``) squares off centre (:func:`vision.synthetic.off_centre`)."""
+    pieces set N(0, ``off_centre``) squares off centre (:func:`lab.scenes.off_centre`)."""
     rng = np.random.default_rng(stream)
     aside = offsets_rng(stream, "scenes")
     rows, labels = [], []
     for index in range(scenes + leaning):
-        scene = synthetic.random_scene(rng) if index < scenes else synthetic.leaning_scene(rng)
-        scene = synthetic.off_centre(scene, aside, off_centre)
+        scene = synthetic.random_scene(rng) if index < scenes else scene_families.leaning_scene(rng)
+        scene = scene_families.off_centre(scene, aside, off_centre)
         image = synthetic.render(scene, stream * RENDER_SEEDS_PER_STREAM + index)
         rows.append(read(config, image, scene.geometry()))
         labels.append(grid_labels(scene.grid()))
     return np.concatenate(rows), np.concatenate(labels)
 
 
-VARIED_VERSION = 2  # of vision.synthetic.varied_scene: a cache of another is not reused
+VARIED_VERSION = 2  # of lab.scenes.varied_scene: a cache of another is not reused
 # The photos' tiles follow the camera pose estimated from their corners (version 2:
 # with vision.geometry.pixel_aspect); a cache of another version is not reused.
 PHOTO_TILES_VERSION = 2
@@ -156,7 +158,7 @@ OFF_CENTRE_TAG = 3000  # with the stream and the part's name: the off-centre dra
 
 def varied_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
                read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
-    """Rows and labels of ``scenes`` varied scenes (:func:`vision.synthetic.varied_scene`:
+    """Rows and labels of ``scenes`` varied scenes (:func:`lab.scenes.varied_scene`:
     wooden boards and sets, lamp light and daylight, more blur, noise and JPEG loss),
     each read from corners moved by 2% of a square (sd), as a real photo's labelled
     corners may be; pieces set off centre as in :func:`synthetic_set`."""
@@ -165,7 +167,7 @@ def varied_set(config: VisionConfig, scenes: int, stream: int, off_centre: float
 
 def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
               read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
-    """Rows and labels of ``scenes`` close scenes (:func:`vision.synthetic.close_scene`:
+    """Rows and labels of ``scenes`` close scenes (:func:`lab.scenes.close_scene`:
     a phone's 4:3 picture from 8 to 12 squares away, pieces of every kind leaning
     far), each read from corners moved by 2% of a square (sd); pieces set off centre
     as in :func:`synthetic_set`."""
@@ -174,7 +176,7 @@ def close_set(config: VisionConfig, scenes: int, stream: int, off_centre: float 
 
 def printed_set(config: VisionConfig, scenes: int, stream: int, off_centre: float = 0.0,
                 read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
-    """Rows and labels of ``scenes`` printed scenes (:func:`vision.synthetic.printed_scene`:
+    """Rows and labels of ``scenes`` printed scenes (:func:`lab.scenes.printed_scene`:
     varied scenes whose boards carry marks printed inside squares, empty squares all the
     same), each read from corners moved by 2% of a square (sd); pieces set off centre
     as in :func:`synthetic_set`."""
@@ -184,9 +186,9 @@ def printed_set(config: VisionConfig, scenes: int, stream: int, off_centre: floa
 # Each kind of scene read from moved corners: how a scene is drawn, and where its stream's
 # draws and renders start (added to the stream, and to stream * RENDER_SEEDS_PER_STREAM).
 MOVED_SCENES: dict[str, tuple[Callable[[np.random.Generator], synthetic.Scene], int, int]] = {
-    "varied": (synthetic.varied_scene, VARIED_STREAM_OFFSET, VARIED_RENDER_OFFSET),
-    "close": (synthetic.close_scene, CLOSE_STREAM_OFFSET, CLOSE_RENDER_OFFSET),
-    "printed": (synthetic.printed_scene, PRINTED_STREAM_OFFSET, PRINTED_RENDER_OFFSET),
+    "varied": (scene_families.varied_scene, VARIED_STREAM_OFFSET, VARIED_RENDER_OFFSET),
+    "close": (scene_families.close_scene, CLOSE_STREAM_OFFSET, CLOSE_RENDER_OFFSET),
+    "printed": (scene_families.printed_scene, PRINTED_STREAM_OFFSET, PRINTED_RENDER_OFFSET),
 }
 
 
@@ -203,7 +205,7 @@ def _moved_scene_set(config: VisionConfig, kind: str, scenes: int, stream: int,
     aside = offsets_rng(stream, kind)
     rows, labels = [], []
     for index in range(scenes):
-        scene = synthetic.off_centre(make(rng), aside, off_centre)
+        scene = scene_families.off_centre(make(rng), aside, off_centre)
         image = synthetic.render(scene, first_render + index)
         rows.append(read(config, image, moved_corners(scene.geometry(), rng)))
         labels.append(grid_labels(scene.grid()))
@@ -256,7 +258,7 @@ def real_dev_set(config: VisionConfig, draws: int, seed: int, read: RowsOf = boa
     photos (``tests/vision/data/real_boards``, every photo ``labels.json`` puts in
     split ``dev``; never the held-out part), each ``draws`` times, corners moved by
     2% of a square from the second on."""
-    from vision.real_boards import load_real_boards
+    from lab.real_boards import load_real_boards
 
     photos = list(load_real_boards(split="dev"))
     for photo in photos:
@@ -270,7 +272,7 @@ def real_dev_set(config: VisionConfig, draws: int, seed: int, read: RowsOf = boa
 def rendered_set(config: VisionConfig, directory: Path, draws: int, seed: int,
                  read: RowsOf = board_rows) -> tuple[FloatArray, IntArray]:
     """Rows and labels of the pictures rendered into ``directory`` by
-    :mod:`vision.render_blender` (its ``labels.json``, the samples' format), each
+    :mod:`lab.render_blender` (its ``labels.json``, the samples' format), each
     ``draws`` times, corners moved by 2% of a square from the second on."""
     photos = load_photos(directory)
     if not photos:
@@ -287,7 +289,7 @@ def labels_key(labels: Path) -> str:
 def real_dev_key() -> str:
     """A short digest of the real photos' labels: a cache made before photos were
     added or relabelled is not reused."""
-    from vision.real_boards import real_boards_dir
+    from lab.real_boards import real_boards_dir
 
     return labels_key(real_boards_dir() / "labels.json")
 
@@ -403,7 +405,7 @@ def fit(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epoc
 def fit_conv(rows: FloatArray, labels: IntArray, weights: FloatArray, seed: int, epochs: int,
              *, channels: tuple[int, int], hidden: int, decay: float = 1e-4,
              augment: float = 0.0, move: float = 0.0) -> tile_conv.ConvLayers:
-    """The convolutional network of :mod:`vision.tile_conv` fitted as :func:`fit` fits
+    """The convolutional network of :mod:`lab.tile_conv` fitted as :func:`fit` fits
     the dense one: every batch :func:`augmented` by ``augment``, half its tiles
     mirrored, and with ``move`` each tile :func:`moved` by that spread (squares)."""
     rng = np.random.default_rng(seed)
@@ -484,7 +486,7 @@ def left_out(parser: argparse.ArgumentParser, boards: npt.NDArray[np.str_],
 def add_part_arguments(parser: argparse.ArgumentParser, *, rendered_draws: int) -> None:
     """The options :func:`training_parts` reads (but the weights of the varied scenes
     and rendered pictures, the close scenes and the pieces set off centre, which only
-    ``python -m vision.train_occupancy`` offers)."""
+    ``python -m lab.train_occupancy`` offers)."""
     parser.add_argument("--scenes", type=int, default=800, help="ordinary synthetic scenes")
     parser.add_argument("--leaning", type=int, default=300, help="low-camera leaning scenes")
     parser.add_argument("--varied", type=int, default=800,
@@ -500,7 +502,7 @@ def add_part_arguments(parser: argparse.ArgumentParser, *, rendered_draws: int) 
                         help="reads of each real development photo (real_boards, split dev)")
     parser.add_argument("--rendered", type=Path, default=None, metavar="DIR",
                         help="also train on the pictures rendered into DIR by "
-                             "python -m vision.render_blender (its labels.json)")
+                             "python -m lab.render_blender (its labels.json)")
     parser.add_argument("--rendered-draws", type=int, default=rendered_draws,
                         help="reads of each rendered picture")
 
@@ -513,7 +515,7 @@ def check_rendered(parser: argparse.ArgumentParser, rendered: Path | None) -> No
     labels = rendered / "labels.json"
     if not labels.exists():
         parser.error(f"no rendered pictures: {labels} does not exist "
-                     "(python -m vision.render_blender --out DIR writes it)")
+                     "(python -m lab.render_blender --out DIR writes it)")
     try:
         if not load_photos(rendered):
             parser.error(f"no rendered pictures: {labels} lists none")

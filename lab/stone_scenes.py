@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from vision.grid import GridGeometry, GridSpec
 from vision.markers import marker_image
-from vision.synthetic import Camera, Hand, _hand_polygons, _look_at, random_hand
+from vision.synthetic import Camera, Hand, hand_polygons, look_at, random_hand
 
 Image = npt.NDArray[np.uint8]
 Vec = npt.NDArray[np.float64]
@@ -141,7 +141,7 @@ def random_camera(rng: np.random.Generator, half: tuple[float, float], margin: f
         forward = (target - position) / np.linalg.norm(target - position)
         if abs(np.dot(up, forward)) > 0.95:
             up = np.array([0.0, -1.0, 0.0]) if abs(forward[1]) < 0.9 else np.array([1.0, 0, 0])
-        camera = Camera(tuple(position), _look_at(position, target, up), focal, size)
+        camera = Camera(tuple(position), look_at(position, target, up), focal, size)
         mx, my = hx + margin, hy + margin
         outer = np.array([[-mx, -my, 0], [mx, -my, 0], [mx, my, 0], [-mx, my, 0]], np.float64)
         pts = camera.project(outer)
@@ -393,7 +393,7 @@ def render_stones(scene: StoneScene, seed: int = 0) -> Image:
             ground[:, 2] = 0
             cv2.fillConvexPoly(shadow, np.round(cam.project(ground) * 16).astype(np.int32), 1.0,
                                cv2.LINE_AA, 4)
-    hand_polys = _hand_polygons(scene, scene.hand) if scene.hand else []  # type: ignore[arg-type]
+    hand_polys = hand_polygons(scene, scene.hand) if scene.hand else []  # type: ignore[arg-type]
     hand_shadow = np.zeros((h, w), np.float32)
     for pts, _ in hand_polys:
         ground = pts - (pts[:, 2:3] / light[2]) * light[None, :]

@@ -1,6 +1,6 @@
 """Fit the occupancy models of :mod:`vision.squares` on synthetic scenes.
 
-``python -m vision.fit --write`` renders 3,200 scenes (seeds disjoint from the
+``python -m lab.fit_occupancy --write`` renders 3,200 scenes (seeds disjoint from the
 accuracy benchmark's; two blocks of 1,600, one process each) and extracts
 every square's features with and without an empty-board reference, fits the
 two small networks of :mod:`vision.occupancy` and (with ``--write``) saves
@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         errors = int(((net.logit(features) > 0) != truth).sum())
         print(f"# {name}: {errors} of the fit's {len(truth)} squares wrong")
         if args.write:
-            path = Path(__file__).with_name(file_name)
+            path = Path(__file__).resolve().parent.parent / "vision" / file_name
             path.write_text(json.dumps(net.to_json()) + "\n", encoding="utf-8")
             print(f"# written to {path}")
     return 0

@@ -24,7 +24,7 @@ becomes a ``labels.json`` entry, so the labels can be re-made:
 5. :func:`draw_labels` draws the grid and a letter on each labelled square, to be
    looked at before an entry is kept.
 
-``python -m vision.label_real_boards IMAGES LABELS OUT --names ... [--white-home 8]
+``python -m lab.label_real_boards IMAGES LABELS OUT --names ... [--white-home 8]
 [--a8-corner tr]`` runs steps 1-5 over a folder and writes draft entries
 (``OUT/draft.json``) and overlays (``OUT/*.png``); every entry's ``checked`` note, and
 any correction, is written by hand after looking.
@@ -45,11 +45,11 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import BoardGeometry, Point
+from vision.labels import Quad, draw_labels, to_unit_board
 
 LOGGER = logging.getLogger(__name__)
 
 Image = npt.NDArray[np.uint8]
-Quad = tuple[Point, Point, Point, Point]
 
 BASE_RAISE = 0.3  # a box's base point: its bottom edge raised by this share of its width
 PIECE_LETTERS = {"king": "k", "queen": "q", "rook": "r", "bishop": "b", "knight": "n",
@@ -120,18 +120,10 @@ def image_order(points: Sequence[Sequence[float]]) -> Quad:
     return tuple((float(p[0]), float(p[1])) for p in ordered)  # type: ignore[return-value]
 
 
-def _to_unit_board(corners: Quad, rotation_degrees: int) -> npt.NDArray[np.float64]:
-    """Image -> board squares: a8's outer corner at (0, 0), h1's at (8, 8)."""
-    geometry = BoardGeometry.from_image_quad(corners, rotation_degrees)
-    src = np.array(geometry.corners, dtype=np.float32)
-    dst = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
-    return np.asarray(cv2.getPerspectiveTransform(src, dst), dtype=np.float64)
-
-
 def square_of(point: Point, corners: Quad, rotation_degrees: int) -> chess.Square | None:
     """The square under an image point, or None off the board."""
     u, v = cv2.perspectiveTransform(np.array([[point]], dtype=np.float64),
-                                    _to_unit_board(corners, rotation_degrees))[0, 0]
+                                    to_unit_board(corners, rotation_degrees))[0, 0]
     if not (0 <= u < 8 and 0 <= v < 8):
         return None
     return chess.square(int(u), 7 - int(v))
@@ -392,32 +384,6 @@ def game_moves(fens: Sequence[str], start: str = chess.STARTING_BOARD_FEN,
 
 
 # Looking at it ------------------------------------------------------------------------
-
-def draw_labels(image: Image, corners: Quad, rotation_degrees: int, fen: str) -> Image:
-    """The photo with the 8 x 8 grid (a8's corner marked) and each piece's letter."""
-    out = image.copy()
-    to_board = _to_unit_board(corners, rotation_degrees)
-    to_image = np.linalg.inv(to_board)
-
-    def at(u: float, v: float) -> tuple[int, int]:
-        x, y = cv2.perspectiveTransform(np.array([[[u, v]]], dtype=np.float64), to_image)[0, 0]
-        return round(float(x)), round(float(y))
-
-    for k in range(9):
-        cv2.line(out, at(k, 0), at(k, 8), (0, 255, 255), 1, cv2.LINE_AA)
-        cv2.line(out, at(0, k), at(8, k), (0, 255, 255), 1, cv2.LINE_AA)
-    cv2.circle(out, at(0, 0), 6, (0, 0, 255), 2)  # a8
-    board = chess.BaseBoard(fen)
-    for square, piece in board.piece_map().items():
-        x, y = at(chess.square_file(square) + 0.5, 7 - chess.square_rank(square) + 0.5)
-        colour = (255, 255, 255) if piece.color == chess.WHITE else (0, 0, 0)
-        ring = (0, 0, 0) if piece.color == chess.WHITE else (255, 255, 255)
-        cv2.putText(out, piece.symbol(), (x - 5, y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                    ring, 3, cv2.LINE_AA)
-        cv2.putText(out, piece.symbol(), (x - 5, y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                    colour, 1, cv2.LINE_AA)
-    return out
-
 
 def _round_quad(corners: Quad) -> list[list[float]]:
     return [[round(x, 1), round(y, 1)] for x, y in corners]

@@ -4,7 +4,7 @@
 pieces have no highlights, soft shadows or wood of their own, and the networks that
 learn from it miss plainly visible pieces on wooden sets they have never seen (a black
 bishop on a black square, a boxwood knight on a maple one). This module describes
-scenes for a physically based renderer (Blender's Cycles, :mod:`vision.render_blender`)
+scenes for a physically based renderer (Blender's Cycles, :mod:`lab.render_blender`)
 instead: a wooden or printed board with grain, a frame and a table; a set of wood or
 plastic pieces, glossy or matte, some of them the squares' own colours; a sun, a lamp
 and the room's light; a phone or webcam anywhere round the board, from straight above
@@ -12,7 +12,7 @@ to 60 degrees. Everything is drawn from one ``numpy`` generator, so a seed gives
 same scene, and each scene's labels are worked out here, without Blender: the board's
 corners projected by the camera drawn (:func:`project`, the pinhole Blender renders
 with) and the position as a FEN board, in the format of ``tests/vision/data/samples``
-(:func:`label_entry`), so that ``vision.samples.load_photos`` reads a rendered folder
+(:func:`label_entry`), so that ``lab.samples.load_photos`` reads a rendered folder
 as it reads the real photos.
 
 World units are squares: the squares span -4 to 4 on x (files a to h) and y (ranks 1
@@ -49,11 +49,14 @@ SIZES = ((480, 360), (360, 480), (480, 480))
 VERSION = 2
 VERSIONS = (1, 2)
 # The pictures the shipped photo networks learned from (seventeenth session), as
-# (first seed, count) runs of ``python -m vision.render_blender``, and the digest of
-# their labels.json (``vision.train_occupancy.labels_key``), which these seeds' scenes
+# (first seed, count) runs of ``python -m lab.render_blender``, and the digest of
+# their labels.json (``lab.train_occupancy.labels_key``), which these seeds' scenes
 # give again on any machine: docs/camera-development.md, "Training is one command".
 SHIPPED_RUNS = ((0, 200), (100000, 200))  # version 1
 SHIPPED_LABELS_KEY = "c78684384da6"
+# Each entry's "source" names the modules by the names they had when the shipped
+# networks' pictures were rendered (vision.render_*, now lab.render_*): the text is part
+# of the labels' digest, so it stays as written then.
 LABELS_SOURCE = ("rendered by vision.render_blender (Blender Cycles) from "
                  "vision.render_spec.draw_scene(seed)")
 SIZE_WEIGHTS = (0.7, 0.15, 0.15)
@@ -200,7 +203,7 @@ def board_fen(pieces: tuple[RenderPiece, ...]) -> str:
 
 
 def label_entry(scene: RenderScene, image: str) -> dict[str, object]:
-    """The scene's labels in the samples' format (``vision.samples``): corners a8,
+    """The scene's labels in the samples' format (``lab.samples``): corners a8,
     h8, h1, a1 (so no turn: ``rotation_degrees`` 0) and the position."""
     corners = board_corners(scene.camera)
     return {

@@ -1,8 +1,8 @@
-"""What fitting either square network needs (``vision.train_occupancy``'s dense
-one and ``vision.tile_conv``'s convolutional one): the Adam loop and the ONNX
+"""What fitting either square network needs (``lab.train_occupancy``'s dense
+one and ``lab.tile_conv``'s convolutional one): the Adam loop and the ONNX
 model around a graph of the square network's input and output.
 
-Writing the model needs the ``onnx`` package (the ``train`` extra).
+Writing the model needs the ``onnx`` package (the ``lab`` extra).
 """
 
 from __future__ import annotations
@@ -75,6 +75,6 @@ def model_bytes(nodes: list[Any], inits: list[Any], name: str, *,
         [helper.make_tensor_value_info(result[0], TensorProto.FLOAT, result[1])],
         inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
-                              producer_name="vision.train_occupancy")
+                              producer_name="lab.train_occupancy")
     model.ir_version = 8
     return bytes(model.SerializeToString())
