@@ -3,7 +3,7 @@ the classifier on them) and write it as ONNX, as ``python -m lab.train_pretraine
 writes the frozen one.
 
 ``python -m lab.finetune_pretrained --rendered R --cache DIR --out
-vision/occupancy_photo_imagenet.onnx`` reads the tiles of the photo networks' recipe
+vision/models/occupancy_photo_imagenet.onnx`` reads the tiles of the photo networks' recipe
 (:func:`lab.train_occupancy.training_parts`, as ``lab.train_pretrained`` does,
 sampled four times as finely: 48 pixels a square), kept as the RGB pictures the blocks see
 (uint8; ``--cache`` keeps them beside the other tiles), then:
@@ -314,7 +314,7 @@ def wrong_left_out(trainer: Trainer, pictures: Pictures, truth: npt.NDArray[np.i
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path("vision") / NET_FILE)
+    parser.add_argument("--out", type=Path, default=Path("vision") / "models" / NET_FILE)
     add_part_arguments(parser, rendered_draws=2)
     parser.add_argument("--seed", type=int, default=0,
                         help="the corners' draws, initial weights and shuffling")

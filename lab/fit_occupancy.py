@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         errors = int(((net.logit(features) > 0) != truth).sum())
         print(f"# {name}: {errors} of the fit's {len(truth)} squares wrong")
         if args.write:
-            path = Path(__file__).resolve().parent.parent / "vision" / file_name
+            path = Path(__file__).resolve().parent.parent / "vision" / "models" / file_name
             path.write_text(json.dumps(net.to_json()) + "\n", encoding="utf-8")
             print(f"# written to {path}")
     return 0

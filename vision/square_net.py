@@ -30,13 +30,13 @@ import functools
 import logging
 import math
 import os
-from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision import models
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry
 
@@ -286,10 +286,8 @@ def load_net(name: str = NET_FILE) -> SquareNet:
     with the whole reader). Cached by name: a file written again under the same
     path is not read again in the same process."""
     try:
-        if os.sep in name or "/" in name:
-            data = Path(name).read_bytes()
-        else:
-            data = resources.files("vision").joinpath(name).read_bytes()
-    except OSError as error:
+        path = os.sep in name or "/" in name
+        data = Path(name).read_bytes() if path else models.read_bytes(name)
+    except (OSError, models.ModelFileError) as error:
         raise SquareNetError(f"no square network {name!r}") from error
     return SquareNet(data)

@@ -69,17 +69,17 @@ def test_mirrored_flips_finer_tiles_across_the_lean() -> None:
 
 def test_input_width_agrees_with_onnx_on_every_shipped_network() -> None:
     onnx = pytest.importorskip("onnx")
-    names = [entry.name for entry in resources.files("vision").iterdir()
+    names = [entry.name for entry in resources.files("vision.models").iterdir()
              if entry.name.endswith(".onnx")]
     assert len(names) >= 4
     for name in names:
-        data = resources.files("vision").joinpath(name).read_bytes()
+        data = resources.files("vision.models").joinpath(name).read_bytes()
         dims = onnx.load_from_string(data).graph.input[0].type.tensor_type.shape.dim
         assert input_width(data) == dims[-1].dim_value, name
 
 
 def test_input_width_refuses_a_cut_or_foreign_file() -> None:
-    data = resources.files("vision").joinpath("occupancy.onnx").read_bytes()
+    data = resources.files("vision.models").joinpath("occupancy.onnx").read_bytes()
     for bad in (data[:40], b"\x3a\x05abc", b"\x07"):
         with pytest.raises(SquareNetError):
             input_width(bad)

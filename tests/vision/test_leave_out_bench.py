@@ -13,7 +13,7 @@ from benchmarks.bench_leave_out import beyond_chance, clusters, verdict
 from lab.real_boards import load_real_boards, read_board, wrong_squares
 from vision.config import VisionConfig
 
-VISION = Path(__file__).parents[2] / "vision"
+MODELS = Path(__file__).parents[2] / "vision" / "models"
 
 
 def test_the_verdict_is_the_sign_tests_two_standard_deviations() -> None:
@@ -47,8 +47,8 @@ def two_boards(monkeypatch):  # type: ignore[no-untyped-def]
 def test_each_board_is_read_by_its_own_fits_and_compared_square_by_square(
         two_boards, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     # a fit "without mat" for each reader; none for bwmat, which is then not read
-    shutil.copy(VISION / "occupancy_photo.onnx", tmp_path / "mat_new.onnx")
-    shutil.copy(VISION / "occupancy.onnx", tmp_path / "mat_old.onnx")
+    shutil.copy(MODELS / "occupancy_photo.onnx", tmp_path / "mat_new.onnx")
+    shutil.copy(MODELS / "occupancy.onnx", tmp_path / "mat_old.onnx")
     assert bench_leave_out.main(["--nets", str(tmp_path / "{board}_new.onnx"),
                                  "--peer-nets", str(tmp_path / "{board}_old.onnx")]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -75,8 +75,8 @@ def test_each_board_is_read_by_its_own_fits_and_compared_square_by_square(
 
 def test_moved_reads_and_weights_reach_the_reader(
         two_boards, tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    shutil.copy(VISION / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
-    shutil.copy(VISION / "occupancy_photo_seed1.onnx", tmp_path / "bwmat_b.onnx")
+    shutil.copy(MODELS / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
+    shutil.copy(MODELS / "occupancy_photo_seed1.onnx", tmp_path / "bwmat_b.onnx")
     seen = []
     real = bench_leave_out.read_board
 
@@ -96,7 +96,7 @@ def test_moved_reads_and_weights_reach_the_reader(
 
 
 def test_bad_options_are_named(two_boards, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    shutil.copy(VISION / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
+    shutil.copy(MODELS / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
     fit = str(tmp_path / "{board}_a.onnx")
     for bad, says in (
             (["--nets", str(tmp_path / "bwmat_a.onnx")], "holding {board}"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import pytest
@@ -17,6 +16,7 @@ from lab.real_boards import (
     real_boards_dir,
     wrong_squares,
 )
+from vision import models
 from vision.config import VisionConfig
 
 # Today's count (docs/camera.md, "Real photos it has never seen"; 157 of 4,352 with the
@@ -133,7 +133,7 @@ def test_the_benchmark_reads_one_board_by_other_networks(
     two = [next(p for p in dev if p.board == "mat"), next(p for p in dev if p.board == "bwmat")]
     monkeypatch.setattr(bench_real_boards, "load_real_boards", lambda: two)
     fit = tmp_path / "fit.onnx"
-    fit.write_bytes((Path(__file__).parents[2] / "vision" / "occupancy.onnx").read_bytes())
+    fit.write_bytes(models.read_bytes("occupancy.onnx"))
     seen = []
     real_read = bench_real_boards.read_photo
 

@@ -19,7 +19,7 @@ import pytest
 from lab import scenes
 from lab.real_boards import load_real_boards, read_board, tripod_pairs, wrong_squares
 from lab.samples import load_photos
-from vision import synthetic
+from vision import models, synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, warp
 from vision.square_net import CLASSES, INPUTS, SquareNet, SquareNetError, load_net
@@ -108,7 +108,7 @@ def test_the_shipped_network_loads_and_gives_four_logits_a_square() -> None:
 def test_a_network_is_loaded_by_its_path_as_by_its_shipped_name(tmp_path: Path) -> None:
     # A fit kept by `train_occupancy --leave-out BOARD --keep PATH` is read by its path.
     copy = tmp_path / "fit.onnx"
-    copy.write_bytes((Path(__file__).parents[2] / "vision" / "occupancy.onnx").read_bytes())
+    copy.write_bytes(models.read_bytes("occupancy.onnx"))
     rows = np.random.default_rng(5).normal(0, 1, (64, INPUTS)).astype(np.float32)
     np.testing.assert_array_equal(load_net(str(copy)).logits(rows),
                                   load_net("occupancy.onnx").logits(rows))
