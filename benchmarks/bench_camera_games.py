@@ -50,7 +50,7 @@ from companion.sync.session import CONFIRMED
 from lab import scenes, videos
 from lab.real_boards import with_blue
 from lab.samples import fen_grid
-from tests.vision.vision_helpers import FPS, FakeCapture, game_scene
+from lab.videos import FPS, FakeCapture, game_scene
 from vision import synthetic
 from vision.reader import CameraBoardReader
 

@@ -39,8 +39,8 @@ import cv2
 
 from lab.real_boards import RealBoardPhoto, load_real_boards, read_board
 from vision.config import VisionConfig
+from vision.net_reading import net_weights
 from vision.square_net import SquareNetError, load_net
-from vision.squares import net_weights
 
 FILES = "abcdefgh"
 

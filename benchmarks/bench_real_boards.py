@@ -58,8 +58,8 @@ from lab.real_boards import (
 )
 from vision.config import VisionConfig
 from vision.geometry import Image
+from vision.net_reading import net_weights
 from vision.square_net import SquareNetError, load_net
-from vision.squares import net_weights
 
 SQUARE = 32
 PIECE_LEVELS = 18.0

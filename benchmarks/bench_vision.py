@@ -42,7 +42,8 @@ from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.locate import find_markers
 from vision.pipeline import BoardPipeline, StageTimes
-from vision.squares import make_sampler, read_squares
+from vision.sampling import make_sampler
+from vision.squares import read_squares
 
 
 def frame_times(frames: int, seed: int = 7) -> tuple[list[float], list[float], StageTimes]:

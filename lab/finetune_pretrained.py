@@ -56,8 +56,8 @@ from lab.train_occupancy import (
 from lab.train_pretrained import NET_FILE, fit_classifier, log_odds_scale
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
+from vision.net_reading import logits_of
 from vision.square_net import CLASSES
-from vision.squares import logits_of
 
 LOGGER = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from vision import squares, synthetic
+from vision import features, sampling, synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.occupancy import BOARD_MODEL_FILE, MODEL_FILE, OccupancyNet
@@ -80,10 +80,10 @@ def _collect_block(config: VisionConfig, start: int, stop: int, seed: int, match
         image = synthetic.render(scene, seed + index)
         empty = synthetic.render(scene.with_pieces({}), seed + index + 1_000_000)
         geometry = scene.geometry()
-        sampler = squares.make_sampler(config, geometry)
+        sampler = sampling.make_sampler(config, geometry)
         warped, ref = warp(config, image, geometry), warp(config, empty, geometry)
         for reference, out in ((ref, with_ref), (None, without)):
-            out.append(squares.gather_evidence(config, sampler, warped, reference).features)
+            out.append(features.gather_evidence(config, sampler, warped, reference).features)
         truth.extend(ch != "." for ch in "".join(scene.grid()))
         if (index + 1) % 200 == 0:
             LOGGER.info("rendered %d scenes of block %d", index + 1 - start, start // BLOCK)
@@ -109,9 +109,9 @@ def logistic(features: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_],
 
 RING = slice(20, 22)  # the base-ring features in square_features (before the constant)
 CONSTANT = 22
-# The reference network reads the disc features and squares.reference_features.
+# The reference network reads the disc features and features.reference_features.
 REFERENCE_INPUTS = (*range(RING.start),
-                    *range(CONSTANT + 1, CONSTANT + 1 + squares.REFERENCE_FEATURES))
+                    *range(CONSTANT + 1, CONSTANT + 1 + features.REFERENCE_FEATURES))
 
 
 def board_inputs(width: int) -> tuple[int, ...]:
@@ -119,7 +119,7 @@ def board_inputs(width: int) -> tuple[int, ...]:
     base-ring features (and their excess over the board's), which made real
     photos worse, and the outline, which is added on top (see fit_board_net)."""
     ring = np.arange(RING.start, RING.stop)
-    drop = {CONSTANT, *ring.tolist(), *(ring + CONSTANT + 1).tolist(), squares.BOARD_OUTLINE}
+    drop = {CONSTANT, *ring.tolist(), *(ring + CONSTANT + 1).tolist(), features.BOARD_OUTLINE}
     return tuple(c for c in range(width) if c not in drop)
 
 
@@ -127,7 +127,7 @@ def fit_board_net(without: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_]
                   hidden: int = 8, steps: int = 2500, seed: int = 0) -> OccupancyNet:
     """The monotone occupancy network for reading without a reference.
 
-    The round-outline feature (squares.board_outline) is added on top, at a
+    The round-outline feature (features.board_outline) is added on top, at a
     weight at least 0: it tells pieces from empty squares on the real photos
     (taken from above) better than any other feature, but in the oblique
     synthetic scenes a neighbour's shadow can be round too, so a network
@@ -137,7 +137,7 @@ def fit_board_net(without: npt.NDArray[np.float32], truth: npt.NDArray[np.bool_]
     trained = train_tanh_net(without[:, inputs], truth, hidden, steps, l2=1e-5, seed=seed,
                              monotone=True)
     return add_on_top(_net(inputs, trained, monotone=True), without, truth,
-                      [squares.BOARD_OUTLINE])
+                      [features.BOARD_OUTLINE])
 
 
 def add_on_top(bare: OccupancyNet, features: npt.NDArray[np.float32],
@@ -213,7 +213,7 @@ def fit_reference_net(with_ref: npt.NDArray[np.float32], truth: npt.NDArray[np.b
     """The occupancy network for reading against an empty-board reference.
 
     The network reads the disc features and those only a reference gives
-    (:func:`vision.squares.reference_features`). The base-ring features are then
+    (:func:`vision.features.reference_features`). The base-ring features are then
     added on top, as evidence for a piece only (weights at least 0): synthetic
     pieces have wider bases and darker contact rings than many real sets, so a
     real piece without such a ring must score no lower than on the disc alone.
@@ -259,8 +259,8 @@ def main(argv: list[str] | None = None) -> int:
             ("no reference", BOARD_MODEL_FILE,
              fit_board_net(without[:64 * args.board_scenes], truth[:64 * args.board_scenes],
                            args.board_hidden, args.steps), without))
-    for name, file_name, net, features in nets:
-        errors = int(((net.logit(features) > 0) != truth).sum())
+    for name, file_name, net, rows in nets:
+        errors = int(((net.logit(rows) > 0) != truth).sum())
         print(f"# {name}: {errors} of the fit's {len(truth)} squares wrong")
         if args.write:
             path = Path(__file__).resolve().parent.parent / "vision" / "models" / file_name

@@ -44,7 +44,7 @@ STAGES = ((1, 1), (2, 2), (2, 2), (3, 2), (3, 1), (4, 2), (1, 1))
 BN_EPS = 1e-3
 
 # The Lab -> RGB conversion that OpenCV's cvtColor does for float pictures (D65 white,
-# the sRGB primaries and curve): rows are Lab as vision.squares.to_lab writes it.
+# the sRGB primaries and curve): rows are Lab as vision.sampling.to_lab writes it.
 WHITE_X, WHITE_Z = 0.950456, 1.088754
 XYZ_TO_RGB = np.array([[3.240479, -1.53715, -0.498535],
                        [-0.969256, 1.875991, 0.041556],

@@ -25,7 +25,9 @@ import numpy as np
 from lab.samples import fen_grid
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image, warp
-from vision.squares import SquareReading, make_sampler, read_squares
+from vision.sampling import make_sampler
+from vision.square_reading import SquareReading
+from vision.squares import read_squares
 
 SPLITS = ("dev", "held_out")
 FILES = "abcdefgh"

@@ -77,6 +77,8 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.errors import FrameUnreadable
 from vision.geometry import BoardGeometry, Image, warp
+from vision.net_reading import BoardTiles, board_tiles
+from vision.sampling import make_sampler
 from vision.square_net import (
     CLASSES,
     INPUTS,
@@ -87,7 +89,6 @@ from vision.square_net import (
     row_scale,
     tile_shape,
 )
-from vision.squares import BoardTiles, board_tiles, make_sampler
 
 LOGGER = logging.getLogger(__name__)
 

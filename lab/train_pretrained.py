@@ -54,8 +54,8 @@ from lab.train_occupancy import (
 )
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, Image
+from vision.net_reading import logits_of
 from vision.square_net import CLASSES, piece_log_odds
-from vision.squares import logits_of
 
 LOGGER = logging.getLogger(__name__)
 

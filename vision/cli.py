@@ -28,7 +28,9 @@ from vision.geometry import BoardGeometry, Image, parse_corners, warp
 from vision.locate import Located, locate
 from vision.markers import write_sheet
 from vision.reader import CameraBoardReader, open_capture, parse_source
-from vision.squares import SquareReading, make_sampler, read_squares
+from vision.sampling import make_sampler
+from vision.square_reading import SquareReading
+from vision.squares import read_squares
 
 LOGGER = logging.getLogger(__name__)
 

@@ -81,7 +81,7 @@ class VisionConfig:
     # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
     fused_hidden_bias: float = 2.0
     # With a reference, the network sees each tile less the marks printed on the empty
-    # board (squares.departures: where it departs from its square colours by at least
+    # board (printed_marks.departures: where it departs from its square colours by at least
     # fused_reference_least), so what the empty picture shows too is no change
     # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares":
     # chosen by the third of three rules; printed synthetic boards 132 -> 1 marks read
@@ -231,7 +231,7 @@ class VisionConfig:
     hidden_hold_margin: float = 1.5
     # With a reference, the squares a nearer piece's silhouette reaches take the
     # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
-    # (squares.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,
+    # (fusion.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,
     # ordinary and leaning) the hand-made reading has 10 and 62 squares wrong;
     # with the network's label on every such square 5 and 8, with this bound
     # 3 and 17; on 120 + 50 others (streams 3 and 101) 13 and 78 wrong, then 17
@@ -301,7 +301,7 @@ class VisionConfig:
     # the weakest of a sure piece (outline_no_piece when there is none), when no
     # square of that colour lies between the two levels, and only if no shadow
     # explains outline_shadow_fraction of either disc half and no lit board
-    # outline_lit_fraction of both (see squares.unexplained); a square becomes
+    # outline_lit_fraction of both (see features.unexplained); a square becomes
     # empty by its outline even when some square lies between. Chosen on the
     # 2,000-scene accuracy run and the real photos, checked on 1,000 held-out
     # scenes: real photos 4 -> 0 wrong; synthetic 1,052 -> 1,047, held out
@@ -327,7 +327,7 @@ class VisionConfig:
     # like the board, over the light squares' lightness. The pieces of one frame
     # are split in two groups (Otsu on the logarithms, the threshold in the widest
     # gap between the groups' means) when the groups are at least white_gap apart
-    # in log units (see squares.two_groups) and the threshold falls in
+    # in log units (see piece_colours.two_groups) and the threshold falls in
     # white_split_range; otherwise the threshold is white_ratio. The pieces on
     # each square colour are split on their own when at least colour_split_min of
     # them stand there (a piece looks darker by this measure on a light square).

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse, PieceColor
 from vision.config import VisionConfig
 from vision.geometry import Image, square_at
-from vision.squares import COLOR_NAMES, EMPTY, SquareReading
+from vision.square_reading import COLOR_NAMES, EMPTY, SquareReading
 
 LOGGER = logging.getLogger(__name__)
 

@@ -1,12 +1,12 @@
 """The occupancy score of a square: small networks over its features.
 
-Both read the features of :func:`vision.squares.square_features` and are
+Both read the features of :func:`vision.features.square_features` and are
 fitted on synthetic scenes by ``python -m lab.fit_occupancy``; both ship in
 ``vision/models`` (:mod:`vision.models`).
 
 - Against the empty-board reference (``occupancy_reference.json``): one tanh
   layer over the disc features and those only a reference gives
-  (:func:`vision.squares.reference_features`: colour moved, grain hidden,
+  (:func:`vision.features.reference_features`: colour moved, grain hidden,
   a round outline, change no shadow explains), plus the base-ring features
   on top with weights never below 0. The ring (a piece's contact shadow and outline) may
   only add evidence for a piece: real sets often have narrower bases and

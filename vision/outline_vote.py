@@ -16,7 +16,7 @@ piece (``outline_no_piece`` when that colour has none) is a piece, but only
 where the outline divides all squares of that colour cleanly (none lies
 between the two levels) and nothing else explains it: no piece on a
 neighbouring square leans over it (its top), no shadow and no lit board
-between shadows shows on it (:func:`vision.squares.unexplained`; hard
+between shadows shows on it (:func:`vision.features.unexplained`; hard
 shadows have curved edges too).
 
 Real photographs taken from above divide cleanly (in the 13 sample photos no
@@ -45,7 +45,7 @@ def outline_vote(config: VisionConfig, logit: FloatArray, occupied: BoolArray,
     """Stage: ``occupied`` (64,) with its unsure squares settled by ``outline``.
 
     ``logit`` is the occupancy network's (64,), ``outline`` the round-outline
-    evidence of :func:`vision.squares.board_outline`, ``light`` which squares
+    evidence of :func:`vision.features.board_outline`, ``light`` which squares
     are light, ``covers`` the lean table (``SquareSampler.covers``) and
     ``unexplained`` the squares whose change neither a shadow nor lit board
     explains (only those may become pieces).

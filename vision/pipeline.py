@@ -23,24 +23,15 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.config import VisionConfig
+from vision.features import Reference, prepare_reference
 from vision.geometry import BoardGeometry, Image, warp
 from vision.leaning import hold_hidden
+from vision.light import apply_light, light_between, light_colour, tint_table
 from vision.locate import grid_alignment
 from vision.motion import FrameReading, Grey, detect_disturbance, small_grey
-from vision.squares import (
-    EMPTY,
-    FloatArray,
-    Reference,
-    SquareReading,
-    SquareSampler,
-    apply_light,
-    light_between,
-    light_colour,
-    make_sampler,
-    prepare_reference,
-    read_squares,
-    tint_table,
-)
+from vision.sampling import SquareSampler, make_sampler
+from vision.square_reading import EMPTY, FloatArray, SquareReading
+from vision.squares import read_squares
 
 LOGGER = logging.getLogger(__name__)
 
@@ -84,7 +75,7 @@ def view_shift(before: Image, now: Image) -> float:
 
 
 def tinted(warped: Image, table: Image | None) -> Image:
-    """``warped`` through a colour table of :func:`vision.squares.tint_table` (None:
+    """``warped`` through a colour table of :func:`vision.light.tint_table` (None:
     as it is)."""
     return warped if table is None else np.asarray(cv2.LUT(warped, table), np.uint8)
 
@@ -129,7 +120,7 @@ class BoardPipeline:
         self.rest: Rest | None = rest
         self._disturbed = True  # something moved or reached in since then
         # How the light changed since the reference was taken (log gains per
-        # square, see vision.squares.light_between), and the gain on a warp
+        # square, see vision.light.light_between), and the gain on a warp
         # that undoes it; None while the light is as it was.
         self.light: FloatArray | None = None
         self._colour: Image | None = None
@@ -231,7 +222,7 @@ class BoardPipeline:
         The reference is the empty board under the light of its time. When the
         light has changed since the board last rested (a lamp, a cloud), the
         change is measured on the two views of the board at rest, on the
-        squares bare in both (see vision.squares.light_between). Its colour
+        squares bare in both (see vision.light.light_between). Its colour
         (the same on the whole board) is taken off every frame, so the
         pieces keep their colours (a white piece under a blue lamp is not read
         blue); the rest (brightness, its spread, shadows) is put on the

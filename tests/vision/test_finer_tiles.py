@@ -104,12 +104,12 @@ def _mean_net(scale: int) -> bytes:
 
 def test_the_reader_gives_a_finer_network_its_finer_tiles(tmp_path: Path) -> None:
     pytest.importorskip("onnx")
-    from vision import squares
+    from vision import net_reading, sampling
 
     scene = random_scene(np.random.default_rng(8))
     geometry = scene.geometry()
-    sampler = squares.make_sampler(CONFIG, geometry)
-    tiles = squares.board_tiles(CONFIG, sampler, warp(CONFIG, render(scene, 8), geometry))
+    sampler = sampling.make_sampler(CONFIG, geometry)
+    tiles = net_reading.board_tiles(CONFIG, sampler, warp(CONFIG, render(scene, 8), geometry))
     coarse, fine = tmp_path / "coarse.onnx", tmp_path / "fine.onnx"
     coarse.write_bytes(_mean_net(1))
     fine.write_bytes(_mean_net(3))
@@ -120,9 +120,9 @@ def test_the_reader_gives_a_finer_network_its_finer_tiles(tmp_path: Path) -> Non
     # the same tiles, more finely: their means agree to a small part of their spread
     spread = rows[:, :-3].mean(axis=1).std()
     assert np.abs(finer[:, :-3].mean(axis=1) - rows[:, :-3].mean(axis=1)).max() < 0.1 * spread
-    both = squares.logits_of(rows, True, (str(coarse), str(fine)), tiles.rows)
+    both = net_reading.logits_of(rows, True, (str(coarse), str(fine)), tiles.rows)
     expected = (load_net(str(coarse)).logits(rows) + load_net(str(fine)).logits(finer)) / 2
     np.testing.assert_allclose(both, expected, rtol=1e-5, atol=1e-6)  # means: mirror-proof
     assert sampler.tiles_at(3) is sampler.tiles_at(3)  # made once for the pose
     with pytest.raises(SquareNetError, match="3 times as fine"):
-        squares.logits_of(rows, False, (str(fine),))
+        net_reading.logits_of(rows, False, (str(fine),))

@@ -23,7 +23,9 @@ from lab.train_occupancy import (
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
-from vision.squares import departures, make_sampler, read_squares, square_models, to_lab
+from vision.printed_marks import departures
+from vision.sampling import make_sampler, square_models, to_lab
+from vision.squares import read_squares
 
 CONFIG = VisionConfig()
 OFF = dataclasses.replace(CONFIG, fused_reference_tiles=False)

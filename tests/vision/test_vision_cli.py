@@ -261,7 +261,7 @@ def test_classify_says_when_it_could_not_tell_the_armies_apart(
     # colours may be wrong, in the note and in the JSON; a reading that told them
     # apart says nothing
     from vision import cli
-    from vision.squares import SquareReading
+    from vision.square_reading import SquareReading
 
     photo = next(p for p in PHOTOS if p.path.name == "chessBoard003.jpg")
     args = ["vision", "classify", str(photo.path), "--corners", corners_arg(photo)]

@@ -22,7 +22,8 @@ from vision.leaning import (
     settle_by_base,
     silhouette,
 )
-from vision.squares import SquareSampler, make_sampler, read_squares
+from vision.sampling import SquareSampler, make_sampler
+from vision.squares import read_squares
 
 CONFIG = VisionConfig()
 

@@ -21,17 +21,12 @@ import numpy as np
 
 from vision import synthetic
 from vision.config import VisionConfig
+from vision.features import prepare_reference
 from vision.geometry import warp
+from vision.light import apply_light, light_between, relight, tint_change
 from vision.pipeline import BoardPipeline
-from vision.squares import (
-    apply_light,
-    light_between,
-    make_sampler,
-    prepare_reference,
-    read_squares,
-    relight,
-    tint_change,
-)
+from vision.sampling import make_sampler
+from vision.squares import read_squares
 
 CONFIG = VisionConfig()
 
@@ -65,7 +60,7 @@ def test_a_new_colour_of_light_is_measured_and_undone_and_no_phantom_is_read() -
     tint = (1.12, 1.0, 0.88)  # bluer light (B, G, R), and dimmer
     lit = _warp(_lit(scene, tint, 0.85), 2)
     expected = np.log(np.array(tint))
-    measured = tint_change(sampler, sampler.cut(lit), reference)
+    measured = tint_change(sampler, sampler.cut(lit), reference.ring_log)
     assert np.abs(measured - (expected - expected.mean())).max() < 0.02, measured
     assert read_squares(CONFIG, sampler, lit, reference).grid == tuple(scene.grid())
 
@@ -75,8 +70,8 @@ def test_in_steady_light_the_board_is_left_exactly_as_it_is() -> None:
     sampler = make_sampler(CONFIG, scene.geometry())
     reference = prepare_reference(CONFIG, sampler, _warp(scene.with_pieces({}), 1))
     board = sampler.cut(_warp(scene, 2))
-    assert np.abs(tint_change(sampler, board, reference)).max() < 0.01
-    assert relight(sampler, board, reference) is board
+    assert np.abs(tint_change(sampler, board, reference.ring_log)).max() < 0.01
+    assert relight(sampler, board, reference.ring_log) is board
 
 
 def test_the_change_of_light_between_two_rests_is_measured_a_moved_piece_left_out() -> None:

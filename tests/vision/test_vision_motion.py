@@ -13,7 +13,7 @@ from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.motion import Disturbance, FrameReading, Settler, detect_disturbance, small_grey
-from vision.squares import SquareReading
+from vision.square_reading import SquareReading
 
 CONFIG = VisionConfig()
 STILL = Disturbance(moving=False, hand=False, motion=0.0, reach=0)

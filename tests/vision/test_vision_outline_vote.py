@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
+from vision.features import Evidence, unexplained
 from vision.geometry import BoardGeometry
 from vision.outline_vote import outline_vote
-from vision.squares import Evidence, make_sampler, unexplained
+from vision.sampling import make_sampler
 
 CONFIG = VisionConfig()
 LIGHT = np.array([(i // 8 + i % 8) % 2 == 0 for i in range(64)])

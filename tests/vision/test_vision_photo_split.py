@@ -161,7 +161,7 @@ def test_blue_pieces_keep_their_class() -> None:
 
 def test_the_reader_without_a_reference_splits_each_photo_when_asked(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from vision import squares
+    from vision import net_reading
 
     rng = np.random.default_rng(6)
     odds = np.full(64, -14.0) + rng.normal(0, 1.0, 64)
@@ -185,12 +185,12 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
         def rows(self, scale: int = 1, which: None = None) -> np.ndarray:
             return np.zeros((64, INPUTS), np.float32)
 
-    monkeypatch.setattr(squares, "board_tiles", lambda *args, **kwargs: Tiles())
-    monkeypatch.setattr(squares, "load_net", lambda *args: Fixed())
+    monkeypatch.setattr(net_reading, "board_tiles", lambda *args, **kwargs: Tiles())
+    monkeypatch.setattr(net_reading, "load_net", lambda *args: Fixed())
     # the split alone: no board, so no camera pose for the tops of the pieces in front
     alone = dataclasses.replace(CONFIG, photo_top_bias=0.0)
-    plain = squares.read_by_net(dataclasses.replace(alone, photo_split=False), None, None)
-    split = squares.read_by_net(dataclasses.replace(alone, photo_split=True), None, None)
+    plain = net_reading.read_by_net(dataclasses.replace(alone, photo_split=False), None, None)
+    split = net_reading.read_by_net(dataclasses.replace(alone, photo_split=True), None, None)
     assert "".join(plain.grid) == "b" * 8 + "w" * 4 + "b" * 12 + "." * 40
     assert "".join(split.grid) == "w" * 12 + "b" * 12 + "." * 40
     assert not split.colours_unsure  # sure of 4 white and 12 black pieces: split
@@ -202,7 +202,7 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
 
 def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from vision import squares
+    from vision import net_reading, sampling
     from vision.geometry import warp
     from vision.square_net import TILE_VALUES, TILE_W, mirrored
     from vision.synthetic import random_scene, render
@@ -222,11 +222,11 @@ def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
 
     scene = random_scene(np.random.default_rng(3))
     geometry = scene.geometry()
-    sampler = squares.make_sampler(CONFIG, geometry)
+    sampler = sampling.make_sampler(CONFIG, geometry)
     warped = warp(CONFIG, render(scene, 3), geometry)
-    monkeypatch.setattr(squares, "load_net", lambda *args: LeftHalf())
-    plain = squares.net_logits(CONFIG, sampler, warped)
-    both = squares.net_logits(CONFIG, sampler, warped, mirror_average=True)
+    monkeypatch.setattr(net_reading, "load_net", lambda *args: LeftHalf())
+    plain = net_reading.net_logits(CONFIG, sampler, warped)
+    both = net_reading.net_logits(CONFIG, sampler, warped, mirror_average=True)
     rows, flipped = seen[1], seen[2]
     assert np.array_equal(flipped, mirrored(rows)) and np.array_equal(mirrored(flipped), rows)
     mirror = LeftHalf().logits(flipped)

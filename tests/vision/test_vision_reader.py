@@ -21,7 +21,7 @@ from vision import synthetic
 from vision.errors import SourceUnavailable
 from vision.motion import snapshot_of
 from vision.reader import CameraBoardReader, open_board, parse_source
-from vision.squares import SquareReading
+from vision.square_reading import SquareReading
 
 
 def run_reader(frames: list, **kwargs) -> tuple[list[BoardSnapshot], list[SourceStatus]]:  # type: ignore[no-untyped-def, type-arg]

@@ -22,8 +22,9 @@ from lab.samples import load_photos
 from vision import models, synthetic
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry, warp
+from vision.net_reading import net_logits
+from vision.sampling import make_sampler
 from vision.square_net import CLASSES, INPUTS, SquareNet, SquareNetError, load_net
-from vision.squares import make_sampler, net_logits
 
 CONFIG = VisionConfig()
 # Bounds a little above what the shipped network measured (see docs/camera.md).
@@ -384,7 +385,7 @@ def test_a_board_left_out_of_training_is_read_and_its_network_kept(
     import logging
 
     from lab.train_occupancy import main as train
-    from vision import squares
+    from vision import net_reading
 
     kept, out = tmp_path / "without_marble.onnx", tmp_path / "never.onnx"
     with caplog.at_level(logging.INFO):
@@ -394,7 +395,7 @@ def test_a_board_left_out_of_training_is_read_and_its_network_kept(
     assert "left out marble: " in caplog.text and "of 768 squares wrong" in caplog.text
     assert kept.exists() and not out.exists()
     net = SquareNet(kept.read_bytes())
-    monkeypatch.setattr(squares, "load_net", lambda *args: net)
+    monkeypatch.setattr(net_reading, "load_net", lambda *args: net)
     photo = next(p for p in load_real_boards(split="dev") if p.board == "marble")
     grid = read_board(CONFIG, photo)
     assert len(grid) == 8 and all(len(row) == 8 and set(row) <= set(CLASSES) for row in grid)
@@ -443,7 +444,7 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``logits_of``: the logits averaged over the networks named and, with
     ``mirror_average``, over each tile and its mirror image."""
-    from vision import squares
+    from vision import net_reading, square_net
     from vision.square_net import TILE_W, mirrored
 
     class Scaled:
@@ -459,17 +460,17 @@ def test_a_photo_is_read_by_the_mean_of_every_network_and_of_each_mirror_image(
             return np.stack([left * self.factor, -left, left, 0 * left], axis=1)
 
     nets = {"one.onnx": Scaled(1.0), "two.onnx": Scaled(3.0)}
-    monkeypatch.setattr(squares, "load_net", lambda name="occupancy.onnx": nets[name])
+    monkeypatch.setattr(net_reading, "load_net", lambda name="occupancy.onnx": nets[name])
     rows = np.random.default_rng(2).normal(0, 1, (5, INPUTS)).astype(np.float32)
-    both = squares.logits_of(rows, False, ("one.onnx", "two.onnx"))
+    both = net_reading.logits_of(rows, False, ("one.onnx", "two.onnx"))
     np.testing.assert_allclose(both, (nets["one.onnx"].logits(rows)
                                       + nets["two.onnx"].logits(rows)) / 2, rtol=1e-5)
-    weighed = squares.logits_of(rows, False, ("one.onnx", "two.onnx"), weights=(3.0, 1.0))
+    weighed = net_reading.logits_of(rows, False, ("one.onnx", "two.onnx"), weights=(3.0, 1.0))
     np.testing.assert_allclose(weighed, (3 * nets["one.onnx"].logits(rows)
                                          + nets["two.onnx"].logits(rows)) / 4, rtol=1e-5)
-    with pytest.raises(squares.SquareNetError, match="2 networks"):
-        squares.logits_of(rows, False, ("one.onnx", "two.onnx"), weights=(1.0,))
-    mirror = squares.logits_of(rows, True, ("two.onnx",))
+    with pytest.raises(square_net.SquareNetError, match="2 networks"):
+        net_reading.logits_of(rows, False, ("one.onnx", "two.onnx"), weights=(1.0,))
+    mirror = net_reading.logits_of(rows, True, ("two.onnx",))
     np.testing.assert_allclose(mirror, (nets["two.onnx"].logits(rows)
                                         + nets["two.onnx"].logits(mirrored(rows))) / 2,
                                rtol=1e-5)
@@ -511,11 +512,11 @@ def test_training_with_off_centre_draws_the_same_scenes_with_their_pieces_aside(
 
 def test_every_network_a_photo_is_read_with_is_shipped_and_they_differ() -> None:
     # each reads the same squares' tiles, the pretrained one sampled more finely
-    from vision import squares
+    from vision import net_reading
 
     scene = synthetic.random_scene(np.random.default_rng(3))
     geometry = scene.geometry()
-    tiles = squares.board_tiles(CONFIG, make_sampler(CONFIG, geometry),
+    tiles = net_reading.board_tiles(CONFIG, make_sampler(CONFIG, geometry),
                                 warp(CONFIG, synthetic.render(scene, 3), geometry))
     nets = [load_net(name) for name in CONFIG.photo_nets]
     assert [net.scale for net in nets] == [1, 1, 4]
@@ -534,7 +535,7 @@ def test_a_games_frames_are_read_by_every_game_network_together(
     # The reading with a reference (a game's frames) averages the logits of
     # VisionConfig.game_nets (one network as shipped, not one of the photos' since the
     # thirteenth session), as a photo's reading does photo_nets.
-    from vision import squares
+    from vision import net_reading, square_net, squares
 
     rng = np.random.default_rng(8)
     scene = synthetic.random_scene(rng)
@@ -547,13 +548,13 @@ def test_a_games_frames_are_read_by_every_game_network_together(
     both = squares.read_squares(pair, sampler, warped, empty)
     assert "".join(both.grid) == "".join(scene.grid())
     called: list[str] = []
-    shipped = squares.load_net
+    shipped = square_net.load_net
 
     def recording(name: str = "occupancy.onnx") -> SquareNet:
         called.append(name)
         return shipped(name)
 
-    monkeypatch.setattr(squares, "load_net", recording)
+    monkeypatch.setattr(net_reading, "load_net", recording)
     for nets in (pair.game_nets, pair.game_nets[:1], pair.game_nets[1:]):
         called.clear()
         config = dataclasses.replace(CONFIG, game_nets=nets)

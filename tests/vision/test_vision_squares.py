@@ -25,18 +25,12 @@ from vision_helpers import FULL
 from lab.samples import load_photos
 from vision import synthetic
 from vision.config import VisionConfig
+from vision.features import BOARD_OUTLINE, FEATURES, REFERENCE_FEATURES, gather_evidence
 from vision.geometry import warp
-from vision.squares import (
-    BOARD_OUTLINE,
-    FEATURES,
-    REFERENCE_FEATURES,
-    brightening,
-    gather_evidence,
-    make_sampler,
-    piece_lightness,
-    read_squares,
-    to_lab,
-)
+from vision.light import brightening
+from vision.piece_colours import piece_lightness
+from vision.sampling import make_sampler, to_lab
+from vision.squares import read_squares
 
 CONFIG = VisionConfig()
 PHOTOS = load_photos()
