@@ -9,7 +9,7 @@ DIR/{board}_pt.onnx --peer-nets OLD/{board}_s0.onnx OLD/{board}_s1.onnx OLD/{boa
 every board is read by networks that never saw it, as a board at a real table is. Every
 development photo of each board is read as ``raindrop vision classify --corners`` reads it
 (the whole reader, without a reference), once by the candidate (``--nets``, ``--weights``,
-``--shift`` and ``--shifted``: ``VisionConfig.photo_nets``, ``photo_net_weights``,
+``--shift`` and ``--shifted``: ``VisionConfig.nets.photo_nets``, ``photo_net_weights``,
 ``photo_shift`` and the networks of ``photo_shifted_nets`` by their place in ``--nets``)
 and once by its peer (the same options with ``--peer-``; the peer's networks default to
 the candidate's). Without ``--boards``, every development board for which all the files of
@@ -29,7 +29,6 @@ wrong squares over the candidate's.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 import time
 from collections.abc import Sequence
@@ -73,8 +72,7 @@ def reader_config(nets: Sequence[str], board: str, weights: Sequence[float],
                   shift: float, shifted: Sequence[int]) -> VisionConfig:
     """The shipped reader with the networks ``nets`` (``{board}`` filled in)."""
     names = tuple(pattern.format(board=board) for pattern in nets)
-    return dataclasses.replace(
-        VisionConfig(), photo_nets=names, photo_net_weights=tuple(weights),
+    return VisionConfig().replace(photo_nets=names, photo_net_weights=tuple(weights),
         photo_shift=shift, photo_shifted_nets=tuple(names[i] for i in shifted))
 
 

@@ -11,7 +11,7 @@ of its board taken from the same camera (a tripod: ``lab.real_boards.tripod_pair
 against that empty photo as its reference, as a game's camera does once it has seen the
 empty board; its peer is then the same reader without the reference.
 A photo read without a reference also lists the squares it is unsure of
-(``VisionConfig.photo_unsure_margin``), as ``classify`` does: a wrong square among
+(``VisionConfig.photo.photo_unsure_margin``), as ``classify`` does: a wrong square among
 them is marked ``(listed unsure)``, and each part's line says how many squares
 were listed and how many of the squares read empty or occupied wrongly they hold;
 and how many photos say their colours are unsure (``SquareReading.colours_unsure``,
@@ -24,7 +24,7 @@ networks than the shipped ones, so a fit trained without a board
 judged by the whole reader on that board: ``--split dev --board folding --photo-nets
 /tmp/folding.onnx`` (two paths: the two fits read together), as the development part's
 leave-out checks in docs/camera-development.md are read. ``--photo-weights`` gives
-each network its weight in the mean of their logits (``VisionConfig.photo_net_weights``;
+each network its weight in the mean of their logits (``VisionConfig.nets.photo_net_weights``;
 with ``--photo-nets`` and no weights, the same each).
 
 The peer, measured in the same run on the same photos and corners, is a plain
@@ -37,7 +37,6 @@ medians, else black. Its error count over the reader's is the ratio line.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 from collections import Counter
 from pathlib import Path
@@ -128,12 +127,12 @@ def main(argv: list[str] | None = None) -> int:
                              "frames a game kept (raindrop play --keep-frames DIR)")
     parser.add_argument("--photo-nets", nargs="+", metavar="ONNX",
                         help="read without a reference by these networks together instead "
-                             "of the shipped ones (VisionConfig.photo_nets): a shipped file "
+                             "of the shipped ones (VisionConfig.nets.photo_nets): a shipped file "
                              "name or a path, e.g. a fit kept by lab.train_occupancy "
                              "--leave-out BOARD --keep PATH")
     parser.add_argument("--photo-weights", nargs="+", type=float, metavar="W",
                         help="each photo network's weight in the mean of their logits, "
-                             "in their order (default: VisionConfig.photo_net_weights)")
+                             "in their order (default: VisionConfig.nets.photo_net_weights)")
     args = parser.parse_args(argv)
     if args.draw is not None:
         args.draw.mkdir(parents=True, exist_ok=True)
@@ -141,17 +140,17 @@ def main(argv: list[str] | None = None) -> int:
     config = VisionConfig()
     if args.photo_nets:
         # other networks: the same weight each, unless --photo-weights gives theirs
-        config = dataclasses.replace(config, photo_nets=tuple(args.photo_nets),
+        config = config.replace(photo_nets=tuple(args.photo_nets),
                                      photo_net_weights=())
-        for name in config.photo_nets:
+        for name in config.nets.photo_nets:
             try:
                 load_net(name)
             except SquareNetError as error:
                 parser.error(str(error))
     if args.photo_weights:
-        config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
+        config = config.replace(photo_net_weights=tuple(args.photo_weights))
         try:
-            net_weights(config.photo_nets, config.photo_net_weights)
+            net_weights(config.nets.photo_nets, config.nets.photo_net_weights)
         except SquareNetError as error:
             parser.error(f"--photo-weights: {error}")
     if args.labels is None:
@@ -182,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         reading = read_photo(config, photo, empty)
         reader_s += time.perf_counter() - start
         read = reading.grid
-        unsure = set(reading.unsure(config.photo_unsure_margin)) if empty is None else set()
+        unsure = set(reading.unsure(config.photo.photo_unsure_margin)) if empty is None else set()
         truth_on = [c != "." for c in "".join(photo.grid)]
         read_on = [c != "." for c in "".join(read)]
         occupancy_wrong = {i for i in range(64) if truth_on[i] != read_on[i]}

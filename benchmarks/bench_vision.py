@@ -86,11 +86,11 @@ def pieces_on_times(frames: int, seed: int = 21) -> tuple[list[float], list[floa
     pipeline = BoardPipeline(config, geometry)
     sampler = make_sampler(config, geometry)
     kept, every = [], []
-    for index in range(frames + config.settle_frames):
+    for index in range(frames + config.settle.settle_frames):
         image = images[index % len(images)]
         start = time.perf_counter()
         pipeline.process(image, index / 30)
-        if index >= config.settle_frames:
+        if index >= config.settle.settle_frames:
             kept.append(time.perf_counter() - start)
             start = time.perf_counter()
             read_squares(config, sampler, warp(config, image, geometry), None)

@@ -378,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     del features
     every = kept[::5]
     rows = np.concatenate([part.pop("rows") for part in parts])  # (weights made above)
-    others = tuple(name for name in VisionConfig().photo_nets if name != NET_FILE)
+    others = tuple(name for name in VisionConfig().nets.photo_nets if name != NET_FILE)
     shipped = logits_of(rows[every], False, others)
     del rows
     # The photos' rows come draws at a time, 64 a read: the first read of each photo

@@ -12,7 +12,7 @@ colour) back into the RGB picture the network was trained on (:class:`Sampling`:
 sampled as the square networks' and enlarged ``ENLARGE`` times, or sampled more finely,
 as the shipped file's are, four times and not enlarged), so that the file written by
 :mod:`lab.train_pretrained` takes the square networks' kind of rows and sits beside
-them in ``VisionConfig.photo_nets``.
+them in ``VisionConfig.nets.photo_nets``.
 """
 
 from __future__ import annotations

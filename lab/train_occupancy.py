@@ -322,7 +322,7 @@ def moved(rows: FloatArray, rng: np.random.Generator, spread: float) -> FloatArr
     """``rows`` with each tile moved by its own random N(0, ``spread``) squares along
     and across the lean (bilinear, the edge pixels carried on): a tile cut where a
     photo's corners put it, a little off the square, as a photo read from corners a
-    little off would be, or read again moved (``VisionConfig.photo_shift``). 0 leaves
+    little off would be, or read again moved (``VisionConfig.nets.photo_shift``). 0 leaves
     the rows as they are."""
     if spread <= 0:
         return rows

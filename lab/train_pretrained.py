@@ -14,7 +14,7 @@ as theirs, then enlarged 4 times), back in RGB, the first 11 pretrained blocks, 
 as they are), fits a classifier of one hidden ReLU layer on them with Adam in numpy,
 divides its logits by how many times larger they are than the other photo networks' on the
 training tiles (so each network has about the same say in the mean of their logits; those
-networks, ``VisionConfig.photo_nets`` but this one, must be in place first), and writes
+networks, ``VisionConfig.nets.photo_nets`` but this one, must be in place first), and writes
 one ONNX file that takes input rows of those finer tiles (pretrained blocks and classifier
 together), read beside them. Finer tiles are too large to keep, so each picture's are
 turned into features as they are cut, and the features cached (``--cache``). The weights
@@ -64,7 +64,7 @@ IntArray = npt.NDArray[np.int64]
 Layers = list[tuple[FloatArray, FloatArray]]
 
 BATCH = 256
-NET_FILE = "occupancy_photo_imagenet.onnx"  # the shipped file, one of VisionConfig.photo_nets
+NET_FILE = "occupancy_photo_imagenet.onnx"  # the shipped file, one of VisionConfig.nets.photo_nets
 FEATURE_VERSION = 1  # of lab.pretrained's features: a cache of another is not reused
 
 
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.match_scale:
         every = np.flatnonzero(~left)[::5]
         rows = np.concatenate([part["rows"] for part in parts])
-        others = tuple(name for name in VisionConfig().photo_nets if name != NET_FILE)
+        others = tuple(name for name in VisionConfig().nets.photo_nets if name != NET_FILE)
         temperature = scale_temperature(layers, features[every], rows[every], others)
         layers[-1] = (layers[-1][0] / temperature, layers[-1][1] / temperature)
         LOGGER.info("logits divided by %.3f, the shipped photo networks' scale", temperature)

@@ -240,9 +240,9 @@ UNSURE_LISTED = 8  # more unsure squares than this are counted, not named
 
 def unsure_names(config: VisionConfig, reading: SquareReading) -> list[str]:
     """The squares a photo read without a reference is unsure of, by name
-    (``config.photo_unsure_margin``), a8 first."""
+    (``config.photo.photo_unsure_margin``), a8 first."""
     return [chess.square_name(chess.square(index % 8, 7 - index // 8))
-            for index in reading.unsure(config.photo_unsure_margin)]
+            for index in reading.unsure(config.photo.photo_unsure_margin)]
 
 
 def run_classify(args: argparse.Namespace) -> int:

@@ -1,28 +1,37 @@
-"""Every threshold of the camera pipeline, in one frozen dataclass.
+"""Every threshold of the camera pipeline, in one frozen dataclass of frozen groups, one
+group a stage (:class:`VisionConfig`).
 
-Stages take ``(config, image)``; changing a threshold means building a new
-config with :func:`dataclasses.replace`, never editing module constants.
+Stages take ``(config, image)``; changing a threshold means building a new config with
+:meth:`VisionConfig.replace`, never editing module constants. Settings can be read from a
+dictionary (:meth:`VisionConfig.from_dict`), grouped or in the flat form they had before
+the groups.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 
 @dataclasses.dataclass(frozen=True)
-class VisionConfig:
-    """Thresholds and sizes for locating the board, reading squares and settling."""
+class WarpConfig:
+    """The top-down warp of the board every stage reads."""
 
     # Top-down warp: pixels per square, and how many squares of margin are kept
     # around the board (the margin is where an arm crosses into the board).
     square_px: int = 32
     margin_squares: float = 1.0
 
+
+@dataclasses.dataclass(frozen=True)
+class LocateConfig:
+    """Finding the board (markers, the empty chessboard) and checking it on every frame."""
+
     # Board finding.
     chessboard_max_side: int = 1000  # frames are scaled down to this before corner search
     aruco_dictionary: str = "DICT_4X4_50"
     marker_ids: tuple[int, int, int, int] = (0, 1, 2, 3)  # at a8, h8, h1, a1
-
     # Geometry check on every frame: grid-line contrast at the expected lines
     # against a quarter square off them.
     check_min_ratio: float = 1.25
@@ -32,10 +41,28 @@ class VisionConfig:
     # one, and a shift of more than this (warp pixels, square_px a square) has
     # the board looked for again.
     rest_shift_px: float = 1.0
+
+
+@dataclasses.dataclass(frozen=True)
+class LightConfig:
+    """The light: a change at rest measured square by square, a dim board brightened."""
+
     # When the light changes at rest, a square bare at the last rest whose
     # change differs from its same-coloured neighbours' by more than this (log
     # units, 15%) is left out of the first measure (a piece put down there).
     relight_odd: float = 0.15
+    # Without a reference, a board whose light squares are darker than this
+    # (Lab L) is first brightened to it, as a longer exposure would: the
+    # occupancy model was fitted on scenes whose light squares are L 53 and up,
+    # and in a dim picture a dark piece differs from a dark square too little.
+    # 80 read the real photos best (4 wrong; 5 or 6 at 70, 4 at 90, which cost
+    # a fifth more synthetic errors without a reference).
+    dim_light_l: float = 80.0
+
+
+@dataclasses.dataclass(frozen=True)
+class SamplingConfig:
+    """Where each square is looked at (vision.sampling)."""
 
     # Squares. Radii and shifts are in squares. The sample disc sits where a
     # piece stands (its base), moved a little along its lean away from the camera.
@@ -45,17 +72,22 @@ class VisionConfig:
     # Where a piece's base meets the board around the square centre (inner and
     # outer radius): its contact shadow and outline.
     base_ring: tuple[float, float] = (0.28, 0.44)
+
+
+@dataclasses.dataclass(frozen=True)
+class FeaturesConfig:
+    """The hand-made evidence (vision.features): shadows told from pieces."""
+
     # A pixel between dark_ratio and shadow_ratio of the expected lightness may
     # be in a shadow: it is compared with the expectation darkened as much.
     dark_ratio: float = 0.5
     shadow_ratio: float = 0.82
-    # Without a reference, a board whose light squares are darker than this
-    # (Lab L) is first brightened to it, as a longer exposure would: the
-    # occupancy model was fitted on scenes whose light squares are L 53 and up,
-    # and in a dim picture a dark piece differs from a dark square too little.
-    # 80 read the real photos best (4 wrong; 5 or 6 at 70, 4 at 90, which cost
-    # a fifth more synthetic errors without a reference).
-    dim_light_l: float = 80.0
+
+
+@dataclasses.dataclass(frozen=True)
+class NetsConfig:
+    """Which reader reads, and the square networks (vision.net_reading)."""
+
     # Without a reference: "net" reads every square with the learned square
     # network (vision/models/occupancy.onnx, vision.square_net), "features" with the
     # hand-made features, the occupancy model and the rules below.
@@ -74,72 +106,6 @@ class VisionConfig:
     # 18 wrong at weight 1 without the footprint share). Those are with the
     # network shipped before the mahogany board; with today's, 6 + 4, 16 and 1.
     reference_reader: str = "fused"
-    fused_reference_weight: float = 0.5
-    # And less fused_hidden_bias times the share of the square that nearer pieces'
-    # tops cover (seventh session; docs/camera-development.md, "A square hidden behind a nearer
-    # piece"): development squares wrong at 0, 1, 2, 3: 47, 47, 44, 51 (synthetic set 0's
-    # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
-    fused_hidden_bias: float = 2.0
-    # With a reference, the network sees each tile less the marks printed on the empty
-    # board (printed_marks.departures: where it departs from its square colours by at least
-    # fused_reference_least), so what the empty picture shows too is no change
-    # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares":
-    # chosen by the third of three rules; printed synthetic boards 132 -> 1 marks read
-    # as pieces, development data 43 -> 43, a real mat no network saw 87 -> 48).
-    fused_reference_tiles: bool = True
-    # how far (pixels of the warp) a mark may lie from where the empty picture had it
-    fused_reference_shift: int = 2
-    # only departures at least this far from the square's colour (Lab units, the
-    # largest channel): 0 takes grain and noise away too
-    fused_reference_least: float = 12.0
-    # Without a reference (board_reader="net"), each photo's colour threshold
-    # moves to where its occupied squares' white-against-black scores split
-    # (vision.photo_split), where the split's separation is at least
-    # split_separation (penalised split_penalty per unit the threshold moves)
-    # and the network is sure of split_sure_count pieces of each army (scores
-    # beyond +-split_colour_sure). Chosen on development data only: networks
-    # trained with the folding, the mahogany or the marble board left out,
-    # reading that board's photos: 225, 248 and 76 squares wrong by the network
-    # alone, 215, 166 and 76 split; the shipped network on the 136 dev photos
-    # it was trained on, 6 and 6; synthetic set 0 without a reference, 346 and
-    # 345 of 128,000. Sixth session, with the occupancy split below: "sure"
-    # lowered from 4 to 2 (the eight leave-out fits 900 -> 820 wrong, flat from
-    # 2 down to 0.5; no army of the dev photos or synthetic scenes, read alone,
-    # is split in two at any of them).
-    photo_split: bool = True
-    split_separation: float = 2.5
-    split_penalty: float = 0.05
-    split_colour_min_each: int = 2
-    split_colour_sure: float = 2.0
-    split_sure_count: int = 2
-    # Occupancy too (sixth session): where the network is sure of at least
-    # split_occupancy_sure_count pieces (log-odds beyond split_occupancy_sure),
-    # a photo's piece threshold moves down to where its 64 log-odds split
-    # (separation at least split_separation, no penalty), never below
-    # split_occupancy_lowest. Chosen on development data only, leave-out
-    # networks reading their board (eight fits: folding four times, mahogany
-    # three, marble once): 1,350 squares wrong with the colour split alone,
-    # 900 with this; the empty marble board 76 and 76 (its photos have at most
-    # four sure false pieces, so the guard keeps them out); the shipped
-    # network on its 27 unseen dev photos 27 and 23, on the 136 it was trained
-    # on 6 and 8; synthetic set 0 (first 1,000 scenes) 179 and 184.
-    split_occupancy: bool = True
-    # And where the network's colour split acts, the pieces' own lightness joins
-    # it where that separates the photo's pieces better (vision.photo_split,
-    # square_net.tile_lightness; sixth session). Chosen on development data only,
-    # with the mirrored reading: the eight leave-out fits 770 -> 631 wrong (the
-    # mahogany board 252 -> 145), all 163 dev photos with the shipped network
-    # 28 -> 30, synthetic set 0's first 1,000 scenes 136 -> 138.
-    split_lightness: bool = True
-    # And that lightness is taken against the light squares' model where the piece
-    # stands (the log of its luminance over theirs: its reflectance against the
-    # board's light wood, whatever the light there; square_net.relative_lightness;
-    # ninth session). Chosen on the development part's leave-out fits read together:
-    # 93 -> 89 wrong (mahogany 31 -> 27, the others unchanged).
-    split_lightness_relative: bool = True
-    split_occupancy_sure: float = 4.0
-    split_occupancy_sure_count: int = 6
-    split_occupancy_lowest: float = -7.0
     # Without a reference, each square's logits are the mean of the network's on
     # its tile and on the tile mirrored across the lean (sixth session; the
     # network is trained on both). Chosen on development data only: the eight
@@ -199,6 +165,102 @@ class VisionConfig:
     # trained without them (`train_occupancy --leave-out walnut,greywood,amber --keep`:
     # the boards added since come last in the labels, so the other photos' draws are as then).
     game_nets: tuple[str, ...] = ("occupancy.onnx",)
+
+
+@dataclasses.dataclass(frozen=True)
+class FusionConfig:
+    """With a reference: the network and the reference read together (vision.fusion)."""
+
+    fused_reference_weight: float = 0.5
+    # And less fused_hidden_bias times the share of the square that nearer pieces'
+    # tops cover (seventh session; docs/camera-development.md, "A square hidden behind a nearer
+    # piece"): development squares wrong at 0, 1, 2, 3: 47, 47, 44, 51 (synthetic set 0's
+    # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
+    fused_hidden_bias: float = 2.0
+    # With a reference, the squares a nearer piece's silhouette reaches take the
+    # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
+    # (fusion.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,
+    # ordinary and leaning) the hand-made reading has 10 and 62 squares wrong;
+    # with the network's label on every such square 5 and 8, with this bound
+    # 3 and 17; on 120 + 50 others (streams 3 and 101) 13 and 78 wrong, then 17
+    # and 15, and 12 and 29 with the bound.
+    # Off: it also empties, sure of itself, a white pawn hidden behind a black
+    # king that the hand-made reading gets right (tests/vision/test_vision_squares.py,
+    # seed 4: log-odds -7.2).
+    net_under_tops: bool = False
+    net_under_tops_logit: float = 4.0
+
+
+@dataclasses.dataclass(frozen=True)
+class MarksConfig:
+    """Marks printed on the board, taken away with the reference (vision.printed_marks)."""
+
+    # With a reference, the network sees each tile less the marks printed on the empty
+    # board (printed_marks.departures: where it departs from its square colours by at least
+    # fused_reference_least), so what the empty picture shows too is no change
+    # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares":
+    # chosen by the third of three rules; printed synthetic boards 132 -> 1 marks read
+    # as pieces, development data 43 -> 43, a real mat no network saw 87 -> 48).
+    fused_reference_tiles: bool = True
+    # how far (pixels of the warp) a mark may lie from where the empty picture had it
+    fused_reference_shift: int = 2
+    # only departures at least this far from the square's colour (Lab units, the
+    # largest channel): 0 takes grain and noise away too
+    fused_reference_least: float = 12.0
+
+
+@dataclasses.dataclass(frozen=True)
+class PhotoConfig:
+    """A photo read without a reference: its own splits (vision.photo_split), its doubts."""
+
+    # Without a reference (board_reader="net"), each photo's colour threshold
+    # moves to where its occupied squares' white-against-black scores split
+    # (vision.photo_split), where the split's separation is at least
+    # split_separation (penalised split_penalty per unit the threshold moves)
+    # and the network is sure of split_sure_count pieces of each army (scores
+    # beyond +-split_colour_sure). Chosen on development data only: networks
+    # trained with the folding, the mahogany or the marble board left out,
+    # reading that board's photos: 225, 248 and 76 squares wrong by the network
+    # alone, 215, 166 and 76 split; the shipped network on the 136 dev photos
+    # it was trained on, 6 and 6; synthetic set 0 without a reference, 346 and
+    # 345 of 128,000. Sixth session, with the occupancy split below: "sure"
+    # lowered from 4 to 2 (the eight leave-out fits 900 -> 820 wrong, flat from
+    # 2 down to 0.5; no army of the dev photos or synthetic scenes, read alone,
+    # is split in two at any of them).
+    photo_split: bool = True
+    split_separation: float = 2.5
+    split_penalty: float = 0.05
+    split_colour_min_each: int = 2
+    split_colour_sure: float = 2.0
+    split_sure_count: int = 2
+    # Occupancy too (sixth session): where the network is sure of at least
+    # split_occupancy_sure_count pieces (log-odds beyond split_occupancy_sure),
+    # a photo's piece threshold moves down to where its 64 log-odds split
+    # (separation at least split_separation, no penalty), never below
+    # split_occupancy_lowest. Chosen on development data only, leave-out
+    # networks reading their board (eight fits: folding four times, mahogany
+    # three, marble once): 1,350 squares wrong with the colour split alone,
+    # 900 with this; the empty marble board 76 and 76 (its photos have at most
+    # four sure false pieces, so the guard keeps them out); the shipped
+    # network on its 27 unseen dev photos 27 and 23, on the 136 it was trained
+    # on 6 and 8; synthetic set 0 (first 1,000 scenes) 179 and 184.
+    split_occupancy: bool = True
+    # And where the network's colour split acts, the pieces' own lightness joins
+    # it where that separates the photo's pieces better (vision.photo_split,
+    # square_net.tile_lightness; sixth session). Chosen on development data only,
+    # with the mirrored reading: the eight leave-out fits 770 -> 631 wrong (the
+    # mahogany board 252 -> 145), all 163 dev photos with the shipped network
+    # 28 -> 30, synthetic set 0's first 1,000 scenes 136 -> 138.
+    split_lightness: bool = True
+    # And that lightness is taken against the light squares' model where the piece
+    # stands (the log of its luminance over theirs: its reflectance against the
+    # board's light wood, whatever the light there; square_net.relative_lightness;
+    # ninth session). Chosen on the development part's leave-out fits read together:
+    # 93 -> 89 wrong (mahogany 31 -> 27, the others unchanged).
+    split_lightness_relative: bool = True
+    split_occupancy_sure: float = 4.0
+    split_occupancy_sure_count: int = 6
+    split_occupancy_lowest: float = -7.0
     # A photo read without a reference lowers each piece's log-odds by this much
     # times the share of its footprint that nearer pieces of its own colour cover
     # (vision.leaning.lower_under_tops; 0: off). Twenty-eighth session, "A
@@ -222,6 +284,12 @@ class VisionConfig:
     # of 4 pieces or more; by today's networks of none of 4 pieces or more; of one
     # held-out photo, holding none of the 21 held-out pieces read in the wrong colour).
     colours_unsure_pieces: int = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class LeanConfig:
+    """Tall pieces: their tops over the squares behind (vision.tops, vision.leaning)."""
+
     # In a game's frames (with a reference, the fused reader): a square that the
     # occupied squares in front cover for at least hidden_hold_share of its
     # footprint, with fused log-odds within hidden_hold_margin of 0, keeps its
@@ -229,18 +297,6 @@ class VisionConfig:
     # session, docs/camera-development.md "A hidden square holds its state"). 0: off.
     hidden_hold_share: float = 0.9
     hidden_hold_margin: float = 1.5
-    # With a reference, the squares a nearer piece's silhouette reaches take the
-    # network's label where its log-odds of a piece are beyond +-net_under_tops_logit
-    # (fusion.net_under_tops). On 80 + 40 development scenes (streams 55 and 56,
-    # ordinary and leaning) the hand-made reading has 10 and 62 squares wrong;
-    # with the network's label on every such square 5 and 8, with this bound
-    # 3 and 17; on 120 + 50 others (streams 3 and 101) 13 and 78 wrong, then 17
-    # and 15, and 12 and 29 with the bound.
-    # Off: it also empties, sure of itself, a white pawn hidden behind a black
-    # king that the hand-made reading gets right (tests/vision/test_vision_squares.py,
-    # seed 4: log-odds -7.2).
-    net_under_tops: bool = False
-    net_under_tops_logit: float = 4.0
     # A weak square (logit below this) that a clearly stronger neighbour's piece,
     # up to tall_piece_squares high, leans over is the neighbour's top. With a
     # reference, and without one: on the 2,000-scene accuracy run (occupancy
@@ -294,6 +350,12 @@ class VisionConfig:
     foot_hidden_logit: float = 5.5
     foot_hidden_logit_board: float = float("-inf")
     top_explain_gap: float = 11.0
+
+
+@dataclasses.dataclass(frozen=True)
+class OutlineConfig:
+    """Without a reference: unsure squares settled by their round outline (vision.outline_vote)."""
+
     # Without a reference, unsure squares (logit between these) are settled by
     # their round outline against the board's sure squares (vision.outline_vote):
     # empty at most outline_empty_factor x the strongest outline of a sure empty
@@ -316,6 +378,12 @@ class VisionConfig:
     outline_lit_fraction: float = 0.2
     outline_lit_ratio: tuple[float, float] = (1.08, 1.6)
     outline_lit_chroma: float = 10.0
+
+
+@dataclasses.dataclass(frozen=True)
+class ColourConfig:
+    """A piece's colour by the hand-made features (vision.piece_colours)."""
+
     # Blue: chosen on the accuracy run's first 600 synthetic scenes (blue/not-blue
     # mistakes 11 -> 4 of about 15,000 pieces) and checked on 600 others (lab.fit_occupancy's
     # seeds: 9 -> 3); no piece of the real photos is read blue.
@@ -339,6 +407,12 @@ class VisionConfig:
     white_split_range: tuple[float, float] = (0.2, 0.7)
     colour_split_min: int = 4
 
+
+@dataclasses.dataclass(frozen=True)
+class MotionConfig:
+    """Hands and motion (vision.motion), on a grey warp with 8 pixels a square; a cell is one
+    square of the board or its margin."""
+
     # Hands and motion, on a grey warp with 8 pixels a square. A cell is one
     # square of the board or its margin.
     motion_threshold: float = 18.0  # grey levels between consecutive frames
@@ -348,6 +422,12 @@ class VisionConfig:
     hand_cells: int = 5  # a covered region this big reaching over the edge: a hand
     hand_inner_cells: int = 7  # or this big anywhere
     hand_still_seconds: float = 1.0  # a "hand" with no motion this long is a board change
+
+
+@dataclasses.dataclass(frozen=True)
+class SettleConfig:
+    """When a board has settled, and which squares it is unsure of (vision.motion.Settler)."""
+
     settle_frames: int = 4  # agreeing still frames before a snapshot
     settle_seconds: float = 0.3  # and at least this long
     # A square read empty whose log-odds of a piece lie above minus this is sent as
@@ -358,3 +438,102 @@ class VisionConfig:
     # this of 0 agree, and those squares are sent as unsure too (Settler).
     unsure_log_odds: float = 6.0
     glimpse_frames: int = 3  # a shorter run of agreeing still frames joins the trail
+
+
+@dataclasses.dataclass(frozen=True)
+class VisionConfig:
+    """Thresholds and sizes for locating the board, reading squares and settling, one
+    group a stage (``config.lean.foot_unlike``). Every setting's name is unique across
+    the groups: :meth:`replace` and :meth:`from_dict` take settings by name alone."""
+
+    warp: WarpConfig = dataclasses.field(default_factory=WarpConfig)
+    locate: LocateConfig = dataclasses.field(default_factory=LocateConfig)
+    light: LightConfig = dataclasses.field(default_factory=LightConfig)
+    sampling: SamplingConfig = dataclasses.field(default_factory=SamplingConfig)
+    features: FeaturesConfig = dataclasses.field(default_factory=FeaturesConfig)
+    nets: NetsConfig = dataclasses.field(default_factory=NetsConfig)
+    fusion: FusionConfig = dataclasses.field(default_factory=FusionConfig)
+    marks: MarksConfig = dataclasses.field(default_factory=MarksConfig)
+    photo: PhotoConfig = dataclasses.field(default_factory=PhotoConfig)
+    lean: LeanConfig = dataclasses.field(default_factory=LeanConfig)
+    outline: OutlineConfig = dataclasses.field(default_factory=OutlineConfig)
+    colour: ColourConfig = dataclasses.field(default_factory=ColourConfig)
+    motion: MotionConfig = dataclasses.field(default_factory=MotionConfig)
+    settle: SettleConfig = dataclasses.field(default_factory=SettleConfig)
+
+    def replace(self, **settings: Any) -> VisionConfig:
+        """This config with the named settings changed (each found in its group):
+        ``config.replace(photo_top_bias=0.0)``. Raises ``ConfigError`` for a name
+        that is no setting."""
+        changes: dict[str, dict[str, Any]] = {}
+        for name, value in settings.items():
+            changes.setdefault(group_of(name), {})[name] = value
+        return dataclasses.replace(self, **{
+            group: dataclasses.replace(getattr(self, group), **values)
+            for group, values in changes.items()})
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """Every setting by group, as JSON holds it (tuples as lists)."""
+        return {group.name: dataclasses.asdict(getattr(self, group.name))
+                for group in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> VisionConfig:
+        """A config from :meth:`to_dict`'s form, or from the flat form every setting had
+        before the groups (``{"square_px": 32, ...}``, as ``dataclasses.asdict`` wrote
+        it); settings not given keep their defaults. Raises ``ConfigError`` naming a
+        key that is no group or setting, or a value of the wrong kind."""
+        flat: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in _GROUPS:
+                if not isinstance(value, Mapping):
+                    raise ConfigError(f"vision settings: {key!r} must hold settings, "
+                                      f"not {value!r}")
+                for name, setting in value.items():
+                    if group_of(name) != key:
+                        raise ConfigError(f"vision settings: {name!r} is no setting of "
+                                          f"{key!r}")
+                    flat[name] = setting
+            else:
+                flat[key] = value
+        defaults = cls()
+        for name, value in flat.items():
+            flat[name] = _as_setting(name, value, getattr(getattr(defaults, group_of(name)),
+                                                          name))
+        return defaults.replace(**flat)
+
+
+class ConfigError(ValueError):
+    """A vision setting's name or value that cannot be used."""
+
+
+_GROUPS = {group.name for group in dataclasses.fields(VisionConfig)}
+
+
+def group_of(name: str) -> str:
+    """The group holding the setting ``name`` (``"lean"`` for ``"foot_unlike"``)."""
+    group = _GROUP_OF.get(name)
+    if group is None:
+        raise ConfigError(f"vision settings: no setting {name!r}")
+    return group
+
+
+def _as_setting(name: str, value: Any, default: Any) -> Any:
+    """``value`` (as JSON holds it) in the kind of ``default``: tuples from lists."""
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"vision settings: {name} must be a list, not {value!r}")
+        return tuple(value)
+    if isinstance(default, (bool, str)):
+        if type(value) is not type(default):
+            raise ConfigError(f"vision settings: {name} must be a {type(default).__name__}, "
+                              f"not {value!r}")
+        return value
+    if isinstance(default, (int, float)) and (isinstance(value, bool)
+                                              or not isinstance(value, (int, float))):
+        raise ConfigError(f"vision settings: {name} must be a number, not {value!r}")
+    return type(default)(value) if isinstance(default, float) else value
+
+
+_GROUP_OF = {setting.name: group.name for group in dataclasses.fields(VisionConfig)
+             for setting in dataclasses.fields(getattr(VisionConfig(), group.name))}

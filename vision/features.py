@@ -78,7 +78,7 @@ def shadow_distances(config: VisionConfig, pixels: FloatArray, expected: FloatAr
     ratio is one a shadow gives (dark_ratio to shadow_ratio): a shadow darkens
     the board but keeps its colour."""
     ratio = pixels[..., 0] / np.maximum(expected[..., 0], 5.0)
-    in_shadow = (ratio >= config.dark_ratio) & (ratio <= config.shadow_ratio)
+    in_shadow = (ratio >= config.features.dark_ratio) & (ratio <= config.features.shadow_ratio)
     shade = np.where(in_shadow, ratio, np.float32(1.0))
     raw_d2 = np.zeros(ratio.shape, np.float32)
     shadowed_d2 = np.zeros(ratio.shape, np.float32)
@@ -108,7 +108,7 @@ def square_features(config: VisionConfig, sampler: SquareSampler, pixels: FloatA
     ratio, raw_d2, scaled2 = shadow_distances(config, pixels, expected)
     tests = np.stack([
         scaled2 > 36.0, scaled2 > 144.0, scaled2 > 576.0, raw_d2 > 100.0,
-        ratio < config.dark_ratio, ratio > 1.08, ratio < 0.92,
+        ratio < config.features.dark_ratio, ratio > 1.08, ratio < 0.92,
         edges > 8.0, edges > 16.0, edges > 30.0,
     ], axis=1).astype(np.float32)  # (64, T, n)
     fractions = tests @ sampler.halves  # (64, T, 2): the fraction in the far and near half
@@ -191,7 +191,7 @@ class Reference:
     models: tuple[FloatArray, FloatArray]  # square_models of the empty board
     foot: FloatArray  # (64, f, 3) Lab on the footprints (sampler.lean)
     ring_log: FloatArray  # (3, 64 m) log(B, G, R + SHADE_OFFSET) on the square borders
-    marks: PrintedMarks  # what is printed on the board (config.fused_reference_least)
+    marks: PrintedMarks  # what is printed on the board (config.marks.fused_reference_least)
 
 
 def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Image) -> Reference:
@@ -209,8 +209,8 @@ def prepare_reference(config: VisionConfig, sampler: SquareSampler, warped: Imag
                      isotropic_edges(sampler.disc, sampler.halves, grads), log_bgr(sampler, board),
                      models, lab[sampler.lean.footprint], ring_log(sampler, board),
                      printed_marks(sampler, departures(sampler, lab, models,
-                                                       config.fused_reference_shift,
-                                                       config.fused_reference_least)))
+                                                       config.marks.fused_reference_shift,
+                                                       config.marks.fused_reference_least)))
 
 
 def _expectation(sampler: SquareSampler, grads: Gradients, reference: Reference | None,
@@ -325,10 +325,10 @@ def gather_evidence(config: VisionConfig, sampler: SquareSampler, warped: Image,
     else:
         foot_expected = reference.foot * np.array([gain, 1.0, 1.0], np.float32)
     _ratio, foot_d2, _shadowed = shadow_distances(config, foot, foot_expected)
-    foot_unlike = foot_d2 > np.float32(config.foot_unlike ** 2)
+    foot_unlike = foot_d2 > np.float32(config.lean.foot_unlike ** 2)
     return Evidence(lab, pixels, expected, models[0], models[1], features, sampler.light,
                     foot_unlike,
-                    None if reference is None or not config.fused_reference_tiles
+                    None if reference is None or not config.marks.fused_reference_tiles
                     else printed_on_board(sampler, lab, models, reference.marks, scale))
 
 
@@ -347,9 +347,9 @@ def unexplained(config: VisionConfig, sampler: SquareSampler,
     ratio, raw_d2, shadowed_d2 = shadow_distances(config, pixels, expected)
     shadow_px = (raw_d2 > 100.0) & (shadowed_d2 <= 36.0)
     chroma = np.hypot(pixels[..., 1] - expected[..., 1], pixels[..., 2] - expected[..., 2])
-    low, high = config.outline_lit_ratio
-    lit_px = (ratio > low) & (ratio < high) & (chroma < config.outline_lit_chroma)
+    low, high = config.outline.outline_lit_ratio
+    lit_px = (ratio > low) & (ratio < high) & (chroma < config.outline.outline_lit_chroma)
     halves = np.stack([shadow_px, lit_px], axis=1).astype(np.float32) @ sampler.halves
-    shadow = halves[:, 0].max(axis=1) >= config.outline_shadow_fraction
-    lit = halves[:, 1].min(axis=1) >= config.outline_lit_fraction
+    shadow = halves[:, 0].max(axis=1) >= config.outline.outline_shadow_fraction
+    lit = halves[:, 1].min(axis=1) >= config.outline.outline_lit_fraction
     return np.asarray(~shadow & ~lit)

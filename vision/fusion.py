@@ -21,7 +21,7 @@ LOGGER = logging.getLogger(__name__)
 
 def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
                change_logit: FloatArray) -> SquareReading:
-    """Stage (with a reference, ``config.reference_reader == "fused"``):
+    """Stage (with a reference, ``config.nets.reference_reader == "fused"``):
     occupancy from the square network's log-odds and the reference's change
     logit together (:func:`vision.leaning.fuse_by_base`); an occupied square's
     colour is the network's likeliest piece class. The network reads the
@@ -37,9 +37,10 @@ def read_fused(config: VisionConfig, sampler: SquareSampler, evidence: Evidence,
         lab = lab.copy()
         lab[pixels] -= printed
     logits = logits_of(square_inputs(sampler.tiles, lab.reshape(side, side, 3),
-                                     own.astype(np.float32)), False, config.game_nets)
+                                     own.astype(np.float32)), False, config.nets.game_nets)
     occupied, fused = fuse_by_base(sampler.lean, piece_log_odds(logits), change_logit,
-                                   config.fused_reference_weight, config.fused_hidden_bias)
+                                   config.fusion.fused_reference_weight,
+                                   config.fusion.fused_hidden_bias)
     piece = logits[:, 1:].argmax(axis=1) + 1
     labels = "".join(CLASSES[k] if on else EMPTY
                      for k, on in zip(piece, occupied, strict=True))
@@ -60,7 +61,7 @@ def net_under_tops(config: VisionConfig, sampler: SquareSampler, warped: Image,
     if not len(reached):
         return labels
     logits = net_logits(config, sampler, warped, reached, lab)
-    sure = np.abs(piece_log_odds(logits)) > config.net_under_tops_logit
+    sure = np.abs(piece_log_odds(logits)) > config.fusion.net_under_tops_logit
     out = list(labels)
     for square, index, take in zip(reached, logits.argmax(axis=1), sure, strict=True):
         if take:

@@ -178,9 +178,9 @@ def light_gain(config: VisionConfig, shape: tuple[int, ...], field: FloatArray) 
     squares' changes interpolated between their square centres (on a square
     of the other colour, from its four neighbours), each used on its own
     squares."""
-    m = round(config.margin_squares)
+    m = round(config.warp.margin_squares)
     h, w = shape[:2]
-    s = config.square_px
+    s = config.warp.square_px
     light = ((np.arange(8)[:, None] + np.arange(8)[None, :]) % 2 == 0)[..., None]
     neighbours = np.asarray(np.nanmean(_around(field, _OTHER_COLOUR), axis=0), np.float32)
     gains = []
@@ -208,14 +208,14 @@ def apply_light(config: VisionConfig, warped: Image, field: FloatArray) -> Image
 
 def brightening(config: VisionConfig, light_l: float) -> float:
     """The gain on B, G and R that brings a board whose light squares have
-    lightness ``light_l`` (Lab L) up to ``config.dim_light_l``; 1 if it is there.
+    lightness ``light_l`` (Lab L) up to ``config.light.dim_light_l``; 1 if it is there.
 
     Lightness is about the cube root of luminance, and sRGB values about its
     power 1 / 2.2, so the gain is the luminance ratio to the power 1 / 2.2.
     """
-    if light_l >= config.dim_light_l:
+    if light_l >= config.light.dim_light_l:
         return 1.0
-    ratio = luminance(max(config.dim_light_l, 8.0)) / luminance(max(light_l, 8.0))
+    ratio = luminance(max(config.light.dim_light_l, 8.0)) / luminance(max(light_l, 8.0))
     return float(float(ratio) ** (1 / 2.2))
 
 

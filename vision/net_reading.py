@@ -51,7 +51,7 @@ class BoardTiles:
     def moved_rows(self, dx: float, dy: float) -> FloatArray:
         """The square networks' input rows of every tile cut ``dx`` squares further
         along the files and ``dy`` along the ranks."""
-        maps = moved_maps(self.sampler.tiles, dx, dy, self.sampler.config.square_px)
+        maps = moved_maps(self.sampler.tiles, dx, dy, self.sampler.config.warp.square_px)
         return square_inputs(maps, self.lab, self.own)
 
 
@@ -156,36 +156,36 @@ def _finer_rows(finer: Callable[[int], FloatArray] | None, scale: int, name: str
 
 
 def read_by_net(config: VisionConfig, sampler: SquareSampler, warped: Image) -> SquareReading:
-    """Stage (without a reference, ``config.board_reader == "net"``): every
+    """Stage (without a reference, ``config.nets.board_reader == "net"``): every
     square's label is the square network's most likely class; with
-    ``config.photo_split`` a square holds a piece where its log-odds of one
+    ``config.photo.photo_split`` a square holds a piece where its log-odds of one
     are above the photo's own occupancy threshold (0, or lower where its
     log-odds split) and a piece's colour is decided by where the photo's two
     armies split (vision.photo_split), with each piece's own lightness (with
-    ``config.split_lightness_relative``, against the light squares' where it stands).
+    ``config.photo.split_lightness_relative``, against the light squares' where it stands).
     ``occupancy`` is the log-odds of a piece against an empty square, less
-    that threshold. With ``config.net_mirror_average`` the logits are the
-    mean of each tile's and its mirror image's; with ``config.photo_shift`` above 0
-    (off as shipped) the networks in ``config.photo_shifted_nets`` read each tile also
+    that threshold. With ``config.nets.net_mirror_average`` the logits are the
+    mean of each tile's and its mirror image's; with ``config.nets.photo_shift`` above 0
+    (off as shipped) the networks in ``config.nets.photo_shifted_nets`` read each tile also
     moved that many squares each way along both axes (:func:`logits_of`). With
-    ``config.photo_top_bias`` each piece's log-odds are then lowered where nearer
+    ``config.photo.photo_top_bias`` each piece's log-odds are then lowered where nearer
     pieces of its colour cover its footprint (vision.leaning.lower_under_tops: the tops of the
     pieces in front, seen from this camera's pose)."""
     tiles = board_tiles(config, sampler, warped)
     rows, light_squares = tiles.rows(), tiles.light
-    logits = logits_of(rows, config.net_mirror_average, config.photo_nets, tiles.rows,
-                       config.photo_net_weights,
-                       tiles.moved_rows if config.photo_shift > 0.0 else None,
-                       config.photo_shifted_nets, config.photo_shift)
-    if config.photo_split:
+    logits = logits_of(rows, config.nets.net_mirror_average, config.nets.photo_nets, tiles.rows,
+                       config.nets.photo_net_weights,
+                       tiles.moved_rows if config.nets.photo_shift > 0.0 else None,
+                       config.nets.photo_shifted_nets, config.nets.photo_shift)
+    if config.photo.photo_split:
         lightness = tile_lightness(rows)
-        if config.split_lightness_relative:
+        if config.photo.split_lightness_relative:
             lightness = relative_lightness(lightness, light_squares)
         classes, odds = split_labels(config, logits, lightness)
     else:
         classes, odds = logits.argmax(axis=1), piece_log_odds(logits)
-    if config.photo_top_bias > 0.0:
-        classes, odds = lower_under_tops(sampler.lean, classes, odds, config.photo_top_bias)
+    if config.photo.photo_top_bias > 0.0:
+        classes, odds = lower_under_tops(sampler.lean, classes, odds, config.photo.photo_top_bias)
     labels = "".join(CLASSES[i] for i in classes)
     grid = tuple(labels[row * 8:(row + 1) * 8] for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in odds),

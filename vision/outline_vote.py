@@ -50,7 +50,7 @@ def outline_vote(config: VisionConfig, logit: FloatArray, occupied: BoolArray,
     ``unexplained`` the squares whose change neither a shadow nor lit board
     explains (only those may become pieces).
     """
-    empty_logit, piece_logit = config.outline_sure_logits
+    empty_logit, piece_logit = config.outline.outline_sure_logits
     unsure = (logit > empty_logit) & (logit < piece_logit)
     out = occupied.copy()
     if not unsure.any():
@@ -61,10 +61,11 @@ def outline_vote(config: VisionConfig, logit: FloatArray, occupied: BoolArray,
         sure_piece = colour & (logit >= piece_logit) & occupied
         if not sure_empty.any():
             continue
-        empty_level = config.outline_empty_factor * max(float(outline[sure_empty].max()),
-                                                         config.outline_floor)
-        piece_level = config.outline_piece_factor * (
-            float(outline[sure_piece].min()) if sure_piece.any() else config.outline_no_piece)
+        settings = config.outline
+        empty_level = settings.outline_empty_factor * max(float(outline[sure_empty].max()),
+                                                          settings.outline_floor)
+        piece_level = settings.outline_piece_factor * (
+            float(outline[sure_piece].min()) if sure_piece.any() else settings.outline_no_piece)
         if empty_level >= piece_level:
             continue
         clean = not (colour & (outline > empty_level) & (outline < piece_level)).any()

@@ -31,15 +31,15 @@ def piece_colours(config: VisionConfig, sampler: SquareSampler, evidence: Eviden
     labels = [EMPTY] * 64
     which = np.flatnonzero(occupied)
     if not len(which):
-        return labels, np.full(64, config.white_ratio, np.float32)
+        return labels, np.full(64, config.colour.white_ratio, np.float32)
     pixels = evidence.pixels[which]
     chroma = np.hypot(pixels[..., 1], pixels[..., 2])
     hue = np.degrees(np.arctan2(pixels[..., 2], pixels[..., 1])) % 360
-    lo, hi = config.blue_hue_range
-    blue_px = ((chroma > config.blue_min_chroma) & (hue >= lo) & (hue <= hi)
-               & (pixels[..., 0] > config.blue_min_lightness))
+    lo, hi = config.colour.blue_hue_range
+    blue_px = ((chroma > config.colour.blue_min_chroma) & (hue >= lo) & (hue <= hi)
+               & (pixels[..., 0] > config.colour.blue_min_lightness))
     blue = np.zeros(64, bool)
-    blue[which] = blue_px.mean(axis=1) > config.blue_fraction
+    blue[which] = blue_px.mean(axis=1) > config.colour.blue_fraction
     covered = covered_by_neighbours(sampler, occupied)
     lightness = piece_lightness(config, evidence, np.flatnonzero(occupied & ~covered))
     if covered.any():
@@ -66,13 +66,14 @@ def explain_tops(config: VisionConfig, sampler: SquareSampler, evidence: Evidenc
     piece's colour, never another.
     """
     occupied = np.array([label != EMPTY for label in labels])
-    tops = (covered_by_neighbours(sampler, occupied) & (logit < config.top_explain_logit)
+    tops = (covered_by_neighbours(sampler, occupied) & (logit < config.lean.top_explain_logit)
             & np.array([label in (WHITE, BLACK) for label in labels]))
     whole = piece_lightness(config, evidence, np.flatnonzero(tops))
     out = list(labels)
     for i in np.flatnonzero(tops):
         shown = WHITE if whole[i] > white_above[i] else BLACK
-        stronger = occupied & (logit > logit[i] + config.top_explain_gap) & sampler.covers[:, i]
+        stronger = (occupied & (logit > logit[i] + config.lean.top_explain_gap)
+                    & sampler.covers[:, i])
         if any(labels[other] == shown for other in np.flatnonzero(stronger)):
             out[i] = EMPTY
     return out
@@ -84,8 +85,8 @@ def _split(config: VisionConfig, values: FloatArray) -> float | None:
     if split is None:
         return None
     middle, separation = split
-    lo_mid, hi_mid = config.white_split_range
-    return middle if separation >= config.white_gap and lo_mid <= middle <= hi_mid else None
+    lo_mid, hi_mid = config.colour.white_split_range
+    return middle if separation >= config.colour.white_gap and lo_mid <= middle <= hi_mid else None
 
 
 def white_thresholds(config: VisionConfig, lightness: FloatArray,
@@ -100,10 +101,10 @@ def white_thresholds(config: VisionConfig, lightness: FloatArray,
     all pieces of the frame are split together; else ``white_ratio`` holds.
     """
     whole = _split(config, lightness[pieces])
-    out = np.full(64, config.white_ratio if whole is None else whole, np.float32)
+    out = np.full(64, config.colour.white_ratio if whole is None else whole, np.float32)
     for colour in (True, False):
         here = pieces & (light_squares == colour)
-        if here.sum() >= config.colour_split_min:
+        if here.sum() >= config.colour.colour_split_min:
             own = _split(config, lightness[here])
             if own is not None:
                 out[light_squares == colour] = own
@@ -164,7 +165,7 @@ def piece_lightness(config: VisionConfig, evidence: Evidence,
     if part is not None:
         distance[~part[which]] = -1.0  # never among the least like the board
         size = int(part[which].sum(axis=1).min())
-    count = max(1, int(size * config.colour_fraction))
+    count = max(1, int(size * config.colour.colour_fraction))
     index = np.argpartition(-distance, count - 1, axis=1)[:, :count]
     chosen = np.take_along_axis(pixels[..., 0], index, axis=1)
     out[which] = row_medians(chosen) / np.maximum(evidence.light_model[which, 0], 5.0)

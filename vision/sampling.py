@@ -89,15 +89,15 @@ def _halves(dy: IntArray, dx: IntArray, directions: FloatArray) -> FloatArray:
 
 def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler:
     """Where to look on every square of a board seen with ``geometry``."""
-    s = config.square_px
-    m = config.margin_squares * s
-    size = round((8 + 2 * config.margin_squares) * s)
+    s = config.warp.square_px
+    m = config.warp.margin_squares * s
+    size = round((8 + 2 * config.warp.margin_squares) * s)
     # Indices are into the board cropped out of the warp, 2 pixels beyond its edge.
     origin, crop = round(m) - 2, 8 * s + 4
     cam_x, cam_y, cam_h = geometry.camera_position()
-    dy, dx = _offsets(config.sample_radius * s)
+    dy, dx = _offsets(config.sampling.sample_radius * s)
     band = max(1, round(0.12 * s))
-    base_dy, base_dx = _annulus(config.base_ring[0] * s, config.base_ring[1] * s)
+    base_dy, base_dx = _annulus(config.sampling.base_ring[0] * s, config.sampling.base_ring[1] * s)
     quarter = (base_dx >= 0).astype(np.intp) + 2 * (base_dy >= 0)
     quarters = (quarter[:, None] == np.arange(4)[None, :]).astype(np.float32)
     quarters /= np.maximum(quarters.sum(axis=0), 1.0)
@@ -107,10 +107,10 @@ def make_sampler(config: VisionConfig, geometry: BoardGeometry) -> SquareSampler
         for col in range(8):
             cx, cy = col + 0.5, row + 0.5
             # Lean of a piece top, in squares, from the camera's ground point.
-            hp = config.piece_height_squares
+            hp = config.sampling.piece_height_squares
             lean = np.array([cx - cam_x, cy - cam_y]) * hp / max(cam_h - hp, 0.5)
             length = float(np.linalg.norm(lean))
-            shift = lean / length * min(config.lean_shift, 0.5 * length) if length > 1e-6 \
+            shift = lean / length * min(config.sampling.lean_shift, 0.5 * length) if length > 1e-6 \
                 else np.zeros(2)
             px = m + (cx + shift[0]) * s
             py = m + (cy + shift[1]) * s
@@ -153,11 +153,11 @@ def _covers(config: VisionConfig, centres: FloatArray, leans: FloatArray
     square b far enough to cover its sample disc."""
     offset = centres[None, :, :] - centres[:, None, :]  # [a, b]: from a to b, in squares
     distance = np.hypot(offset[..., 0], offset[..., 1])
-    lean = leans * config.tall_piece_squares
+    lean = leans * config.lean.tall_piece_squares
     reach = np.hypot(lean[:, 0], lean[:, 1])[:, None]
     along = (offset * lean[:, None, :]).sum(axis=2) / np.maximum(reach, 1e-9)
     covers = ((distance <= 1.5) & (reach >= 1e-6) & (along >= 0.7 * distance)
-              & (reach >= distance - config.sample_radius))
+              & (reach >= distance - config.sampling.sample_radius))
     np.fill_diagonal(covers, False)
     return np.asarray(covers)
 

@@ -8,7 +8,7 @@ the warp's Lab values with precomputed maps (one ``cv2.remap`` a frame), less
 the empty colour of the square's own colour at that place (the board's light
 and dark square models, so uneven light cancels), and scaled. The network
 (``occupancy.onnx`` for a game's frames, ``occupancy_photo.onnx`` and
-``occupancy_photo_seed1.onnx`` for photos: ``VisionConfig.game_nets`` and
+``occupancy_photo_seed1.onnx`` for photos: ``VisionConfig.nets.game_nets`` and
 ``photo_nets``, trained by ``python -m lab.train_occupancy``; two small
 convolutions and a dense layer, see :mod:`lab.tile_conv`) maps a tile to
 four logits: empty, white, black, blue. Photos are read by a third beside those
@@ -83,9 +83,9 @@ def row_scale(width: int) -> int:
 
 def tile_maps(config: VisionConfig, geometry: BoardGeometry, scale: int = 1) -> TileMaps:
     """The tiles' sampling maps for one board pose (cut-board pixels: 2 of
-    border, then ``config.square_px`` a square), ``scale`` times as fine as the
+    border, then ``config.warp.square_px`` a square), ``scale`` times as fine as the
     square networks' tiles (:func:`tile_shape`)."""
-    s = config.square_px
+    s = config.warp.square_px
     cam_x, cam_y, _ = geometry.camera_position()
     high, wide = tile_shape(scale)
     across = (np.arange(wide, dtype=np.float64) - (wide - 1) / 2) / (TILE_PX * scale)

@@ -41,24 +41,24 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
 
     ``reference`` is an empty-board warp (or one measured by prepare_reference).
 
-    Without a reference (and ``config.board_reader == "net"``) the learned
+    Without a reference (and ``config.nets.board_reader == "net"``) the learned
     square network reads every square (:func:`read_by_net`); with one (and
-    ``config.reference_reader == "fused"``) the network and the reference
+    ``config.nets.reference_reader == "fused"``) the network and the reference
     together (:func:`read_fused`). Otherwise occupancy is scored from
     :func:`square_features` by the small networks of :mod:`vision.occupancy`
     (one for reading against a reference, one without), then the lean rules
     and :func:`vision.leaning.settle_by_base`. ``occupancy`` in the reading is
     that score's logit (> 0: occupied).
     """
-    if reference is None and config.board_reader == "net":
+    if reference is None and config.nets.board_reader == "net":
         return read_by_net(config, sampler, warped)
     evidence = gather_evidence(config, sampler, warped, reference)
     model = reference_model() if reference is not None else board_model()
     logit = model.logit(evidence.features)
-    if reference is not None and config.reference_reader == "fused":
+    if reference is not None and config.nets.reference_reader == "fused":
         return read_fused(config, sampler, evidence, logit)
-    threshold = config.lean_explain_logit if reference is not None \
-        else config.lean_explain_logit_board
+    threshold = config.lean.lean_explain_logit if reference is not None \
+        else config.lean.lean_explain_logit_board
     occupied = explain_leans(sampler, logit, threshold)
     # Without a reference a piece's base is told from the board by its colour
     # only, which a boxwood piece on a maple square hardly changes (real photos):
@@ -67,8 +67,8 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     before = occupied
     occupied = settle_by_base(config, sampler.lean, occupied,
                               evidence.foot_unlike if reference is not None else None, logit,
-                              config.foot_hidden_logit if reference is not None
-                              else config.foot_hidden_logit_board,
+                              config.lean.foot_hidden_logit if reference is not None
+                              else config.lean.foot_hidden_logit_board,
                               (lambda: piece_colours(config, sampler, evidence, before)[0])
                               if reference is not None else None)
     if reference is None:
@@ -78,7 +78,7 @@ def read_squares(config: VisionConfig, sampler: SquareSampler, warped: Image,
     labels, white_above = piece_colours(config, sampler, evidence, occupied)
     if reference is not None:
         labels = explain_tops(config, sampler, evidence, logit, labels, white_above)
-        if config.net_under_tops:
+        if config.fusion.net_under_tops:
             labels = net_under_tops(config, sampler, warped, labels, evidence.lab)
     grid = tuple("".join(labels[row * 8:(row + 1) * 8]) for row in range(8))
     return SquareReading(grid, tuple(float(v) for v in logit))

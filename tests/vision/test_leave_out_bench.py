@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
 
@@ -55,7 +54,7 @@ def test_each_board_is_read_by_its_own_fits_and_compared_square_by_square(
     photo = two_boards[0]
 
     def wrong(name: str) -> set[str]:
-        config = dataclasses.replace(VisionConfig(), photo_nets=(str(tmp_path / name),))
+        config = VisionConfig().replace(photo_nets=(str(tmp_path / name),))
         return {w.split()[0] for w in wrong_squares(photo.grid, read_board(config, photo))}
 
     mine, theirs = wrong("mat_new.onnx"), wrong("mat_old.onnx")
@@ -81,8 +80,8 @@ def test_moved_reads_and_weights_reach_the_reader(
     real = bench_leave_out.read_board
 
     def read(config, photo):  # type: ignore[no-untyped-def]
-        seen.append((config.photo_nets, config.photo_net_weights, config.photo_shift,
-                     config.photo_shifted_nets))
+        seen.append((config.nets.photo_nets, config.nets.photo_net_weights, config.nets.photo_shift,
+                     config.nets.photo_shifted_nets))
         return real(config, photo)
 
     monkeypatch.setattr(bench_leave_out, "read_board", read)

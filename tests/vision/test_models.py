@@ -50,7 +50,7 @@ def test_every_figure_names_the_benchmark_that_measures_it() -> None:
 
 def test_the_networks_the_reader_reads_are_shipped_and_load() -> None:
     config = VisionConfig()
-    for name in {*config.game_nets, *config.photo_nets}:
+    for name in {*config.nets.game_nets, *config.nets.photo_nets}:
         assert name in _files()
         assert load_net(name).scale in (1, 4)
     assert reference_model().width() > 0 and board_model().width() > 0

@@ -89,7 +89,7 @@ def test_the_shipped_third_network_takes_tiles_four_times_as_fine() -> None:
     from vision.config import VisionConfig
     from vision.square_net import load_net
 
-    assert "occupancy_photo_imagenet.onnx" in VisionConfig().photo_nets
+    assert "occupancy_photo_imagenet.onnx" in VisionConfig().nets.photo_nets
     net = load_net("occupancy_photo_imagenet.onnx")
     assert net.scale == 4
     logits = net.logits(_rows(5, 7, 4))

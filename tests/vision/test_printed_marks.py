@@ -1,6 +1,6 @@
 """Marks printed inside squares (roll-up mats' emblems, coordinates, seals): the synthetic
 scenes that carry them, and the reading with a reference that sees them in the empty
-picture too (``VisionConfig.fused_reference_tiles``; docs/camera-development.md, "Marks
+picture too (``VisionConfig.marks.fused_reference_tiles``; docs/camera-development.md, "Marks
 printed inside squares")."""
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from vision.sampling import make_sampler, square_models, to_lab
 from vision.squares import read_squares
 
 CONFIG = VisionConfig()
-OFF = dataclasses.replace(CONFIG, fused_reference_tiles=False)
-EXACT = dataclasses.replace(CONFIG, fused_reference_shift=0)
+OFF = CONFIG.replace(fused_reference_tiles=False)
+EXACT = CONFIG.replace(fused_reference_shift=0)
 
 
 def quiet(scene: synthetic.Scene) -> synthetic.Scene:
@@ -63,8 +63,8 @@ def test_a_mark_is_drawn_inside_its_own_square_only(kind: str) -> None:
     changed = np.abs(marked - plain).max(axis=2) > 40
     assert changed.sum() > 20, "the mark was not drawn"
     ys, xs = np.nonzero(changed)
-    s = config.square_px
-    origin = config.margin_squares * s
+    s = config.warp.square_px
+    origin = config.warp.margin_squares * s
     col, row = chess.square_file(chess.C3), 7 - chess.square_rank(chess.C3)
     # inside c3's square of the top-down warp (a pixel of slack for the JPEG)
     assert xs.min() >= origin + col * s - 1 and xs.max() <= origin + (col + 1) * s + 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 
@@ -138,14 +137,14 @@ def test_the_benchmark_reads_one_board_by_other_networks(
     real_read = bench_real_boards.read_photo
 
     def read_photo(config, photo, empty):  # type: ignore[no-untyped-def]
-        seen.append((config.photo_nets, photo.board))
+        seen.append((config.nets.photo_nets, photo.board))
         return real_read(config, photo, empty)
 
     monkeypatch.setattr(bench_real_boards, "read_photo", read_photo)
     assert bench_real_boards.main(["--board", "bwmat", "--photo-nets", str(fit)]) == 0
     assert seen == [((str(fit),), "bwmat")]
     lines = capsys.readouterr().out.splitlines()
-    config = dataclasses.replace(VisionConfig(), photo_nets=("occupancy.onnx",))
+    config = VisionConfig().replace(photo_nets=("occupancy.onnx",))
     wrong = len(wrong_squares(two[1].grid, read_board(config, two[1])))
     assert any(line.startswith("dev bwmat ") and f", {wrong} wrong;" in line for line in lines)
     assert not any(line.startswith("dev mat ") for line in lines)

@@ -92,7 +92,7 @@ def test_the_change_of_light_between_two_rests_is_measured_a_moved_piece_left_ou
     # Re-lit with it, the bare squares of the first view match the second.
     relit = apply_light(CONFIG, _warp(scene.with_pieces({}), 4), field)
     target = _warp(lit.with_pieces({}), 5)
-    s, m = CONFIG.square_px, round(CONFIG.margin_squares * CONFIG.square_px)
+    s, m = CONFIG.warp.square_px, round(CONFIG.warp.margin_squares * CONFIG.warp.square_px)
     for square in range(64):
         row, col = divmod(square, 8)
         y, x = m + row * s, m + col * s
@@ -119,7 +119,7 @@ def test_the_pipeline_relights_its_reference_when_the_light_changes_at_rest() ->
     pipeline = BoardPipeline(CONFIG, scene.geometry(), empty_start=True)
     lit = _turned(scene)
     # The board rests long enough each time for a change without motion to be
-    # taken as the board's, not a hand's (config.hand_still_seconds).
+    # taken as the board's, not a hand's (config.motion.hand_still_seconds).
     frames = (_frames(scene.with_pieces({}), 6, 0) + _frames(scene, 14, 10)
               + _frames(lit, 14, 30))
     readings = [pipeline.process(frame, i / 10).reading for i, frame in enumerate(frames)]
@@ -137,7 +137,7 @@ def test_without_relighting_the_same_change_of_light_reads_phantoms() -> None:
     sampler = make_sampler(CONFIG, scene.geometry())
     reference = prepare_reference(CONFIG, sampler, _warp(scene.with_pieces({}), 0))
     lit = _warp(_turned(scene), 27)
-    features = dataclasses.replace(CONFIG, reference_reader="features")
+    features = CONFIG.replace(reference_reader="features")
     assert read_squares(features, sampler, lit, reference).grid != tuple(scene.grid())
     assert read_squares(CONFIG, sampler, lit, reference).grid == tuple(scene.grid())
 

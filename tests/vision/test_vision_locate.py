@@ -98,7 +98,7 @@ def test_grid_alignment_drops_when_the_camera_is_bumped() -> None:
     shifted = BoardGeometry(tuple((x + 0.4 * side, y + 0.3 * side)  # type: ignore[arg-type]
                                   for x, y in geometry.corners), geometry.image_size)
     bumped = grid_alignment(CONFIG, warp(CONFIG, image, shifted))
-    assert aligned >= CONFIG.check_min_ratio > bumped
+    assert aligned >= CONFIG.locate.check_min_ratio > bumped
 
 
 @pytest.mark.parametrize("kept", [(1, 2, 3), (2, 3)])
@@ -114,11 +114,11 @@ def test_a_knocked_camera_is_followed_by_the_markers_still_in_view(
     scene = synthetic.random_scene(rng, fraction=0.4, markers=True)
     before_image = synthetic.render(scene, 1)
     before = marker_quads(CONFIG, before_image)
-    assert sorted(before) == sorted(CONFIG.marker_ids)
+    assert sorted(before) == sorted(CONFIG.locate.marker_ids)
     found = find_markers(CONFIG, before_image).geometry
     knocked = nudged(scene, rng)
     now = {i: quad for i, quad in marker_quads(CONFIG, synthetic.render(knocked, 2)).items()
-           if CONFIG.marker_ids.index(i) in kept}
+           if CONFIG.locate.marker_ids.index(i) in kept}
     h, w = before_image.shape[:2]
     located = follow_markers(before, now, found, (w, h))
     assert located.method == "followed" and located.oriented

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -90,7 +88,7 @@ def test_an_empty_board_uses_the_no_piece_level() -> None:
     assert not vote(logit, occupied, outline).any()
     logit[40], occupied[40], outline[40] = -1.0, False, 0.9  # above 0.6 x outline_no_piece
     assert vote(logit, occupied, outline)[40]
-    high = dataclasses.replace(CONFIG, outline_no_piece=2.0)
+    high = CONFIG.replace(outline_no_piece=2.0)
     assert not vote(logit, occupied, outline, config=high).any()
 
 

@@ -125,7 +125,7 @@ def test_a_missing_square_network_is_named_and_the_reader_stops() -> None:
 
     scene = game_scene(44, markers=True)
     video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
-    config = VisionConfig(game_nets=("no-such-network.onnx",))
+    config = VisionConfig().replace(game_nets=("no-such-network.onnx",))
     snapshots, statuses = run_reader([f.image for f in video], config=config)
     assert not snapshots
     last = statuses[-1]

@@ -1,9 +1,7 @@
 """The small photo networks reading each tile five times: where it is cut and moved a
-little along each of the board's axes (``VisionConfig.photo_shift``, off as shipped)."""
+little along each of the board's axes (``VisionConfig.nets.photo_shift``, off as shipped)."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 import pytest
@@ -43,8 +41,8 @@ def test_a_moved_cut_samples_the_board_that_many_squares_further_along_each_axis
     for dx, dy in net_reading.shift_steps(0.25):
         moved = tiles.moved_rows(dx, dy)[:, :-3].reshape(64, TILE_H, TILE_W, 3) * LAB_SCALE
         step = (moved - here)[inner]
-        np.testing.assert_allclose(step[..., 0], dx * config.square_px, atol=1e-3)
-        np.testing.assert_allclose(step[..., 1], dy * config.square_px, atol=1e-3)
+        np.testing.assert_allclose(step[..., 0], dx * config.warp.square_px, atol=1e-3)
+        np.testing.assert_allclose(step[..., 1], dy * config.warp.square_px, atol=1e-3)
     assert net_reading.shift_steps(0.06) == ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06),
                                          (0.0, -0.06))
 
@@ -94,12 +92,12 @@ def test_a_photo_read_without_a_reference_reads_the_moved_cuts() -> None:
     geometry = BoardGeometry(photo.geometry.corners, (width, height))
 
     def read(**change: object) -> square_reading.SquareReading:
-        config = dataclasses.replace(VisionConfig(), **change)  # type: ignore[arg-type]
+        config = VisionConfig().replace(**change)  # type: ignore[arg-type]
         return net_reading.read_by_net(config, sampling.make_sampler(config, geometry),
                                    warp(config, image, geometry))
 
     # off as shipped (the twentieth candidate failed its rule): every tile read once
-    assert VisionConfig().photo_shift == 0.0
+    assert VisionConfig().nets.photo_shift == 0.0
     moved = read(photo_shift=0.06)
     off, none_named = read(), read(photo_shift=0.06, photo_shifted_nets=())
     assert off.occupancy == none_named.occupancy

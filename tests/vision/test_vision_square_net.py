@@ -38,7 +38,7 @@ NET_SYNTHETIC_WRONG = 6
 # of 10,432: 3 on the wooden folding board, 5 on the mat); the held-out part never
 # was, and was read for the report (78 of 4,544 wrong: 65 on the walnut board, 10 on
 # the tournament board, 2 on the empty wooden board, 1 on the mat). Since the eighth
-# session photos are read by two networks together (VisionConfig.photo_nets); the dev
+# session photos are read by two networks together (VisionConfig.nets.photo_nets); the dev
 # figure stayed 8. Thirteenth session: the walnut board's 23 development photos joined
 # (trained on, with the photo networks retrained): the photos there before 7, the
 # walnut ones 2 (f8 on walnut_58 and walnut_61: a black piece whose base the white
@@ -88,7 +88,7 @@ NET_HELD_OUT_WRONG = 52
 # (docs/camera-development.md, "A square hidden behind a nearer piece"), not a change made to pass.
 FUSED_DEV_WRONG = 2
 # 54 since the twenty-sixth session: the empty board's printed marks taken out of each
-# tile (VisionConfig.fused_reference_tiles), chosen by its rule on development data and
+# tile (VisionConfig.marks.fused_reference_tiles), chosen by its rule on development data and
 # printed synthetic scenes, this part read once after (docs/camera-real-errors.md).
 FUSED_HELD_OUT_WRONG = 54
 # The empty photos each split's tripod pairs read against.
@@ -179,7 +179,7 @@ def test_the_fused_reader_beats_the_features_on_real_photos_with_a_reference() -
     """The design choice, on the development part: the hand-made features read
     the same photos against the same reference far worse."""
     pairs = tripod_pairs(load_real_boards(), "dev")[::3]
-    features = dataclasses.replace(CONFIG, reference_reader="features")
+    features = CONFIG.replace(reference_reader="features")
     wrong = {name: sum(len(wrong_squares(photo.grid, read_board(config, photo, empty)))
                        for photo, empty in pairs)
              for name, config in (("fused", CONFIG), ("features", features))}
@@ -518,7 +518,7 @@ def test_every_network_a_photo_is_read_with_is_shipped_and_they_differ() -> None
     geometry = scene.geometry()
     tiles = net_reading.board_tiles(CONFIG, make_sampler(CONFIG, geometry),
                                 warp(CONFIG, synthetic.render(scene, 3), geometry))
-    nets = [load_net(name) for name in CONFIG.photo_nets]
+    nets = [load_net(name) for name in CONFIG.nets.photo_nets]
     assert [net.scale for net in nets] == [1, 1, 4]
     logits = [net.logits(tiles.rows(net.scale)) for net in nets]
     assert len(logits) == 3
@@ -533,7 +533,7 @@ def test_every_network_a_photo_is_read_with_is_shipped_and_they_differ() -> None
 def test_a_games_frames_are_read_by_every_game_network_together(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The reading with a reference (a game's frames) averages the logits of
-    # VisionConfig.game_nets (one network as shipped, not one of the photos' since the
+    # VisionConfig.nets.game_nets (one network as shipped, not one of the photos' since the
     # thirteenth session), as a photo's reading does photo_nets.
     from vision import net_reading, square_net, squares
 
@@ -543,8 +543,9 @@ def test_a_games_frames_are_read_by_every_game_network_together(
     sampler = make_sampler(CONFIG, geometry)
     warped = warp(CONFIG, synthetic.render(scene, 8), geometry)
     empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 9), geometry)
-    assert len(CONFIG.game_nets) == 1 and CONFIG.game_nets[0] not in CONFIG.photo_nets
-    pair = dataclasses.replace(CONFIG, game_nets=CONFIG.game_nets + CONFIG.photo_nets[:1])
+    nets = CONFIG.nets
+    assert len(nets.game_nets) == 1 and nets.game_nets[0] not in nets.photo_nets
+    pair = CONFIG.replace(game_nets=CONFIG.nets.game_nets + CONFIG.nets.photo_nets[:1])
     both = squares.read_squares(pair, sampler, warped, empty)
     assert "".join(both.grid) == "".join(scene.grid())
     called: list[str] = []
@@ -555,9 +556,9 @@ def test_a_games_frames_are_read_by_every_game_network_together(
         return shipped(name)
 
     monkeypatch.setattr(net_reading, "load_net", recording)
-    for nets in (pair.game_nets, pair.game_nets[:1], pair.game_nets[1:]):
+    for nets in (pair.nets.game_nets, pair.nets.game_nets[:1], pair.nets.game_nets[1:]):
         called.clear()
-        config = dataclasses.replace(CONFIG, game_nets=nets)
+        config = CONFIG.replace(game_nets=nets)
         reading = squares.read_squares(config, sampler, warped, empty)
         assert called == list(nets)
         if len(nets) == 2:

@@ -14,8 +14,6 @@ square network (0.203% on 200 held-out scenes of set 4; docs/camera.md).
 
 from __future__ import annotations
 
-import dataclasses
-
 import chess
 import cv2
 import numpy as np
@@ -114,7 +112,7 @@ def _reference_features(warped: np.ndarray, empty: np.ndarray, sampler) -> np.nd
 
 def test_a_shadow_keeps_the_boards_colour_and_grain_a_piece_does_not() -> None:
     sampler, empty = _empty_board(4, 1)
-    s, m = CONFIG.square_px, round(CONFIG.margin_squares * CONFIG.square_px)
+    s, m = CONFIG.warp.square_px, round(CONFIG.warp.margin_squares * CONFIG.warp.square_px)
     shaded, covered = empty.copy(), empty.copy()
     # e4 (row 4, column 4) in a shadow at 0.6 of the light; d5 (row 3, column 3)
     # under a disc of another colour, with its own shading.
@@ -137,7 +135,7 @@ def test_a_shadow_keeps_the_boards_colour_and_grain_a_piece_does_not() -> None:
 
 def test_a_round_piece_has_an_outline_straight_grain_has_not() -> None:
     sampler, warped = _empty_board(5, 2)
-    s, m = CONFIG.square_px, round(CONFIG.margin_squares * CONFIG.square_px)
+    s, m = CONFIG.warp.square_px, round(CONFIG.warp.margin_squares * CONFIG.warp.square_px)
     # d5 (row 3, column 3): a round piece, seen from above, in the square's own
     # colour but shaded; e4 (row 4, column 4): dark streaks of grain.
     colour = warped[m + 3 * s + 2, m + 3 * s + 2].astype(int)
@@ -161,21 +159,21 @@ def test_a_dim_board_is_brightened_before_it_is_read(seed: int) -> None:
     dim = (synthetic.render(scene, seed) * 0.45).astype(np.uint8)  # under-exposed
     warped = warp(CONFIG, dim, geometry)
     evidence = gather_evidence(CONFIG, sampler, warped)
-    assert abs(float(np.median(evidence.light_model[:, 0])) - CONFIG.dim_light_l) < 2.0
+    assert abs(float(np.median(evidence.light_model[:, 0])) - CONFIG.light.dim_light_l) < 2.0
     assert read_squares(CONFIG, sampler, warped).grid == tuple(scene.grid())
     # The hand-made features, read as it was taken, lose pieces of the same picture.
-    features = dataclasses.replace(CONFIG, board_reader="features")
+    features = CONFIG.replace(board_reader="features")
     assert read_squares(features, sampler, warped).grid == tuple(scene.grid())
-    as_taken = dataclasses.replace(features, dim_light_l=0.0)
+    as_taken = features.replace(dim_light_l=0.0)
     assert read_squares(as_taken, sampler, warped).grid != tuple(scene.grid())
 
 
 def test_brightening_reaches_the_target_lightness() -> None:
-    assert brightening(CONFIG, CONFIG.dim_light_l) == 1.0
+    assert brightening(CONFIG, CONFIG.light.dim_light_l) == 1.0
     assert brightening(CONFIG, 95.0) == 1.0
     patch = np.full((4, 4, 3), 90, np.uint8)  # grey, Lab L about 38
     gained = cv2.convertScaleAbs(patch, alpha=brightening(CONFIG, float(to_lab(patch)[0, 0])))
-    assert abs(float(to_lab(gained)[0, 0]) - CONFIG.dim_light_l) < 1.0
+    assert abs(float(to_lab(gained)[0, 0]) - CONFIG.light.dim_light_l) < 1.0
 
 
 @pytest.mark.parametrize("seed", [4, 12, 25])
@@ -197,11 +195,12 @@ def test_a_white_piece_under_a_black_neighbours_top_reads_white(seed: int) -> No
     # hand-made features, measuring its colour on the far half of the disc,
     # still see it. (On whole leaning scenes the fused reader is wrong far less
     # often: test_the_fused_reader_beats_the_features_on_leaning_scenes.)
-    features = dataclasses.replace(CONFIG, board_reader="features",
+    features = CONFIG.replace(board_reader="features",
                                    reference_reader="features")
     for reference in (empty, None):
         grid = "".join(read_squares(features, sampler, warped, reference).grid)
         assert (grid[square], grid[other]) == ("w", "b")
         # The whole disc is mostly the black king's top.
         evidence = gather_evidence(CONFIG, sampler, warped, reference)
-        assert piece_lightness(CONFIG, evidence, np.array([square]))[square] < CONFIG.white_ratio
+        lightness = piece_lightness(CONFIG, evidence, np.array([square]))[square]
+        assert lightness < CONFIG.colour.white_ratio
