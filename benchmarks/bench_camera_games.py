@@ -54,7 +54,6 @@ from lab.videos import FPS, FakeCapture, game_scene
 from vision import synthetic
 from vision.reader import CameraBoardReader
 
-STILL, HAND = 7, 6
 MAX_ACTIONS = 12
 Position = dict[chess.Square, tuple[str, int]]
 
@@ -119,7 +118,18 @@ def random_game(seed: int, limit: int = MAX_ACTIONS) -> list[Step]:
 
 
 EVENTS = ("light", "shadow", "nudge", "hover")
-REST = 15  # still frames after an event: the board rests (1.5 s), long enough to settle
+
+
+@dataclasses.dataclass(frozen=True)
+class Pace:
+    """How many frames (at FPS, 10 a second) each part of a watched game lasts."""
+
+    still: int = 7  # the board at rest between two actions
+    hand: int = 6  # a hand reaching in and out for an action
+    rest: int = 15  # after an event, and at the end: the board rests (1.5 s) and settles
+
+
+PACE = Pace()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -218,37 +228,41 @@ def placing_offsets(seed: int, positions: list[Position], spread: float) -> list
     return result
 
 
-def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
+def render_game(seed: int, steps: list[Step], off_centre: float = 0.0, *,
+                events: list[Event] | None = None, pace: Pace = PACE,
+                size: tuple[int, int] = (1280, 720)
                 ) -> tuple[list[videos.VideoFrame], list[int]]:
     """The frames, and the frame where the hand reaches in for each step.
 
     Every game has a hand reaching in for every step and the events of
-    random_events; every third game is filmed from a low camera, 30 to 45
+    random_events (or ``events``); every third game is filmed from a low camera, 30 to 45
     degrees from straight down, its pieces the tall kinds (their tops lean
     over the squares behind). With ``off_centre`` (squares), players set
     pieces down off their squares' centres (placing_offsets); every other
-    property of the game renders as without."""
+    property of the game renders as without. ``pace`` and ``size`` (the picture's)
+    make a shorter or smaller video than the benchmark's."""
     rng = np.random.default_rng(seed)
     if seed % 3 == 2:
         # A low camera as leaning_scene draws it, but framed for markers from the start
         # (a scene drawn without them has its camera too close to see them; an empty
         # board without markers does not show where a1 is).
         scene = synthetic.random_scene(rng, fraction=0.0, markers=True, min_tilt_deg=30.0,
-                                       max_tilt_deg=45.0, kinds=scenes.TALL_KINDS)
+                                       max_tilt_deg=45.0, kinds=scenes.TALL_KINDS, size=size)
     else:
-        scene = game_scene(seed, markers=True)
+        scene = game_scene(seed, markers=True, size=size)
     first = scene
     positions = [s.position for s in steps]
     placing = placing_offsets(seed, positions, off_centre)
-    events = {e.step: e.kind for e in random_events(seed, len(positions))}
+    chosen = random_events(seed, len(positions)) if events is None else events
+    by_step = {e.step: e.kind for e in chosen}
     frames: list[videos.VideoFrame] = []
     starts: list[int] = []
     shade: np.ndarray | None = None
     current: Position = {}
     current_offsets: Offsets = {}
-    bounds = [0, *sorted(events), len(positions)]
+    bounds = [0, *sorted(by_step), len(positions)]
     for part, (begin, end) in enumerate(itertools.pairwise(bounds)):
-        kind = events.get(begin)
+        kind = by_step.get(begin)
         if kind == "light":
             scene = relit(scene, first, rng)
         elif kind == "nudge":
@@ -258,15 +272,15 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
         still = dataclasses.replace(scene.with_pieces(current), offsets=current_offsets)
         clip: list[videos.VideoFrame] = []
         if kind:  # the board rests after the change
-            clip += videos.video(still, [], still_frames=REST, seed=seed * 100 + part + 50)
+            clip += videos.video(still, [], still_frames=pace.rest, seed=seed * 100 + part + 50)
         if kind == "hover":
-            clip += videos.video(still, [current], still_frames=0, hand_frames=HAND,
-                                    seed=seed * 100 + part + 70)
-        starts += [len(frames) + len(clip) + STILL + i * (HAND + STILL)
+            clip += videos.video(still, [current], still_frames=0, hand_frames=pace.hand,
+                                 seed=seed * 100 + part + 70)
+        starts += [len(frames) + len(clip) + pace.still + i * (pace.hand + pace.still)
                    for i in range(end - begin)]
-        clip += videos.video(still, positions[begin:end], still_frames=STILL,
-                                hand_frames=HAND, seed=seed * 100 + part,
-                                offsets=placing[begin:end])
+        clip += videos.video(still, positions[begin:end], still_frames=pace.still,
+                             hand_frames=pace.hand, seed=seed * 100 + part,
+                             offsets=placing[begin:end])
         if shade is not None:
             gain = shade[..., None]
             clip = [dataclasses.replace(f, image=np.clip(f.image * gain, 0, 255).astype(np.uint8))
@@ -278,8 +292,8 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
     # event (a tall piece's top over the board's edge strip is taken for an arm until
     # nothing has moved for hand_still_seconds, so the last action needs that long).
     rest = videos.video(dataclasses.replace(scene.with_pieces(current),
-                                               offsets=current_offsets), [],
-                           still_frames=REST, seed=seed * 100 + 99)
+                                            offsets=current_offsets), [],
+                        still_frames=pace.rest, seed=seed * 100 + 99)
     if shade is not None:
         rest = [dataclasses.replace(f, image=np.clip(f.image * shade[..., None], 0, 255)
                                     .astype(np.uint8)) for f in rest]
@@ -343,9 +357,9 @@ def judge(seed: int, steps: list[Step], starts: list[int],
                  kept_wrong)
 
 
-def play(seed: int, empty_starts: tuple[bool, ...] = (True, False), off_centre: float = 0.0
-         ) -> tuple[list[Step], dict[bool, Tally]]:
-    steps = random_game(seed)
+def play(seed: int, empty_starts: tuple[bool, ...] = (True, False), off_centre: float = 0.0,
+         actions: int = MAX_ACTIONS) -> tuple[list[Step], dict[bool, Tally]]:
+    steps = random_game(seed, actions)
     frames, starts = render_game(seed, steps, off_centre)
     return steps, {e: judge(seed, steps, starts, read_snapshots(frames, e), frames)
                    for e in empty_starts}
@@ -356,6 +370,12 @@ def main() -> None:
     full = os.environ.get("RAINDROP_FULL") == "1"
     parser.add_argument("--games", type=int, default=12 if full else 3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", metavar="S,S,...",
+                        help="play these games instead of --games from --seed: the watched "
+                             "games of docs/PERFORMANCE.md's scenarios are 1,11,602,605,606,809 "
+                             "with --off-centre 0")
+    parser.add_argument("--actions", type=int, default=MAX_ACTIONS,
+                        help=f"board actions a game at most (default {MAX_ACTIONS})")
     parser.add_argument("--off-centre", type=float, default=0.1, metavar="SPREAD",
                         help="players set pieces down off their squares' centres by "
                              "N(0, SPREAD) squares along each axis (default 0.1, as "
@@ -364,15 +384,17 @@ def main() -> None:
     args = parser.parse_args()
     totals = {True: Tally(0, 0, 0, 0, 0), False: Tally(0, 0, 0, 0, 0)}
     start = time.perf_counter()
-    for seed in range(args.seed, args.seed + args.games):
-        _, tallies = play(seed, off_centre=args.off_centre)
+    seeds = [int(v) for v in args.seeds.split(",")] if args.seeds else \
+        list(range(args.seed, args.seed + args.games))
+    for seed in seeds:
+        _, tallies = play(seed, off_centre=args.off_centre, actions=args.actions)
         for key, tally in tallies.items():
             totals[key] += tally
             print(f"game {seed} {'reference' if key else 'no reference'}: {tally}")
     for key, name in ((True, "camera reader (empty-board reference)"),
                       (False, "peer: same frames, reference disabled")):
         t = totals[key]
-        print(f"{name}: {args.games} games, {t.actions} actions, {t.right} right, "
+        print(f"{name}: {len(seeds)} games, {t.actions} actions, {t.right} right, "
               f"{t.wrong} wrong, {t.missed} missed, {t.questions} questions; "
               f"{t.kept} frames kept, {t.kept_wrong} of them labelled wrong")
     ours, peer = totals[True], totals[False]

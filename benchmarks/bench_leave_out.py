@@ -17,7 +17,7 @@ both readers are there.
 
 It prints every square either reader gets wrong (``new``: the candidate alone, ``fixed``:
 the peer alone, ``both``), each board's and the total's counts, and the verdict that
-docs/camera-development.md's rules use ("How the next candidates are judged"): the
+docs/dev/camera.md's rules use ("How the next candidates are judged"): the
 candidate is worse beyond chance where its new squares outnumber the fixed ones by more
 than twice the square root of the two together (the sign test's two standard
 deviations), better beyond chance the other way round, else within chance. The same is

@@ -23,7 +23,7 @@ networks than the shipped ones, so a fit trained without a board
 (``python -m lab.train_occupancy --leave-out folding --keep /tmp/folding.onnx``) is
 judged by the whole reader on that board: ``--split dev --board folding --photo-nets
 /tmp/folding.onnx`` (two paths: the two fits read together), as the development part's
-leave-out checks in docs/camera-development.md are read. ``--photo-weights`` gives
+leave-out checks in docs/dev/camera.md are read. ``--photo-weights`` gives
 each network its weight in the mean of their logits (``VisionConfig.nets.photo_net_weights``;
 with ``--photo-nets`` and no weights, the same each).
 
@@ -44,11 +44,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks.recorded import compare, recorded
 from lab.real_boards import (
     FILES,
     SPLITS,
     RealBoardPhoto,
     is_later_walnut,
+    listed_errors,
     load_real_boards,
     read_board,
     read_photo,
@@ -176,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     squares: Counter[str] = Counter()
     listed: Counter[str] = Counter()  # unsure squares listed, occupancy errors among them
     reader_s = peer_s = 0.0
+    held_out_errors: set[tuple[str, str]] = set()
     for photo, empty in pairs:
         start = time.perf_counter()
         reading = read_photo(config, photo, empty)
@@ -191,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         plain = plain_read(photo) if empty is None else read_board(config, photo)
         peer_s += time.perf_counter() - start
         misread = wrong_squares(photo.grid, read)
+        if photo.split == "held_out":
+            held_out_errors |= {(photo.path.name, item) for item in misread}
         part = "later walnut" if is_later_walnut(photo) else "photos before"
         for key in (photo.split, f"{photo.split} {photo.board}", f"{photo.split}, {part}"):
             squares[key] += 64
@@ -231,7 +236,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio {peer_name} / reader (wrong squares): {peer_total / max(total, 1):.2f} "
           f"({peer_total} / {total}); time a photo: reader {1e3 * reader_s / len(photos):.1f} ms, "
           f"peer {1e3 * peer_s / len(photos):.1f} ms")
-    return 0
+    shipped = args.labels is None and not args.photo_nets and not args.photo_weights
+    return check_recorded(args, squares, wrong, held_out_errors) if shipped else 0
+
+
+def check_recorded(args: argparse.Namespace, squares: Counter[str], wrong: Counter[str],
+                   held_out_errors: set[tuple[str, str]]) -> int:
+    """Compare each part read whole (as many squares as recorded) with its figure in
+    vision/models/manifest.json, and every held-out error with its row in
+    docs/dev/camera-real-errors.md (where each has its cause); 1 when that list is out
+    of date."""
+    prefix = "real_tripod_" if args.reference else "real_"
+    whole = {split for split in ("dev", "held_out")
+             if squares[split] and squares[split] == recorded().get(prefix + split, (0, 0))[1]}
+    for split in sorted(whole):
+        print(compare(prefix + split, wrong[split], squares[split]))
+    if "held_out" not in whole:
+        return 0
+    listed = listed_errors()
+    if args.reference:
+        held_out_errors -= listed  # those the plain reading gets wrong too are listed there
+        listed = listed_errors(reference=True)
+    if held_out_errors == listed:
+        print(f"docs/dev/camera-real-errors.md lists every one of these {len(listed)} "
+              "held-out errors")
+        return 0
+    print("docs/dev/camera-real-errors.md is out of date: not listed "
+          f"{sorted(held_out_errors - listed)}, no longer wrong {sorted(listed - held_out_errors)}")
+    return 1
 
 
 if __name__ == "__main__":

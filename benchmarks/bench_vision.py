@@ -30,6 +30,7 @@ import argparse
 import dataclasses
 import statistics
 import time
+from collections.abc import Iterable
 
 import chess
 import cv2
@@ -108,25 +109,39 @@ def error_rates(images: int, seed: int = 0) -> dict[str, tuple[int, int]]:
     with seeds from ``seed * RENDER_SEEDS_PER_SET`` (lab.fit_occupancy's start at
     900,000, and at 1,900,000 for its empty boards).
     """
+    counts = {"no reference": [0, 0], "reference": [0, 0]}
+    for without, with_reference in scene_errors(range(images), seed).values():
+        for mode, wrong in (("no reference", without), ("reference", with_reference)):
+            counts[mode][0] += wrong
+            counts[mode][1] += 64
+    return {mode: (w, t) for mode, (w, t) in counts.items()}
+
+
+def scene_errors(indices: Iterable[int], seed: int = 0) -> dict[int, tuple[int, int]]:
+    """Squares wrong without and with the empty-board reference in each of the scenes
+    ``indices`` of set ``seed`` (the scenes :func:`error_rates` reads, by their place)."""
+    wanted = sorted(set(indices))
     offset = seed * RENDER_SEEDS_PER_SET
     config = VisionConfig()
     rng = np.random.default_rng(seed)
-    counts = {"no reference": [0, 0], "reference": [0, 0]}
-    for index in range(images):
+    out: dict[int, tuple[int, int]] = {}
+    for index in range(wanted[-1] + 1 if wanted else 0):
         scene = synthetic.random_scene(rng)
+        if index not in wanted:
+            continue
         geometry = scene.geometry()
         sampler = make_sampler(config, geometry)
         warped = warp(config, synthetic.render(scene, offset + index), geometry)
         empty = warp(config, synthetic.render(scene.with_pieces({}), offset + index + 1_000_000),
                      geometry)
         truth = scene.grid()
-        for mode, reference in (("no reference", None), ("reference", empty)):
+        wrong = []
+        for reference in (None, empty):
             grid = read_squares(config, sampler, warped, reference).grid
-            wrong = sum(a != b for row_a, row_b in zip(grid, truth, strict=True)
-                        for a, b in zip(row_a, row_b, strict=True))
-            counts[mode][0] += wrong
-            counts[mode][1] += 64
-    return {mode: (w, t) for mode, (w, t) in counts.items()}
+            wrong.append(sum(a != b for row_a, row_b in zip(grid, truth, strict=True)
+                             for a, b in zip(row_a, row_b, strict=True)))
+        out[index] = (wrong[0], wrong[1])
+    return out
 
 
 PRINTS_STREAM = 7000  # the printed scenes of set S draw from stream S + this (no fit does)

@@ -24,7 +24,7 @@ Needs PyTorch, for training only (``pip install -e '.[lab,finetune]'``; the
 ``--leave-out BOARD [--keep PATH] [--keep-frozen PATH]`` trains without the development
 photos of BOARD and reads them from their labelled corners, each tile as is and both ways,
 by the classifier on the frozen blocks and by the network fine-tuned, and writes either
-(docs/camera-development.md, "Fine-tuning the pretrained blocks", "A sixteenth
+(docs/dev/camera.md, "Fine-tuning the pretrained blocks", "A sixteenth
 candidate").
 """
 

@@ -136,3 +136,29 @@ def wrong_squares(truth: tuple[str, ...], read: tuple[str, ...]) -> list[str]:
     """Every square read wrong, as ``e4 w->.`` (expected, then read)."""
     return [f"{FILES[c]}{8 - r} {truth[r][c]}->{read[r][c]}"
             for r in range(8) for c in range(8) if truth[r][c] != read[r][c]]
+
+
+ERRORS_DOC = Path(__file__).resolve().parent.parent / "docs" / "dev" / "camera-real-errors.md"
+REFERENCE_HEADING = "## Read against an empty photo"
+_LETTERS = {"empty": ".", "white": "w", "black": "b", "blue": "u"}
+
+
+def listed_errors(reference: bool = False, doc: Path = ERRORS_DOC) -> set[tuple[str, str]]:
+    """The held-out squares the reader gets wrong as listed, each with its cause, in
+    docs/dev/camera-real-errors.md: (photo, ``e4 w->.``) pairs. With ``reference``, the
+    table under ``REFERENCE_HEADING``: the squares only the reading against an empty photo
+    gets wrong. Raises ``ValueError`` for a row without a cause or a missing heading."""
+    plain, heading, with_reference = doc.read_text(encoding="utf-8").partition(
+        REFERENCE_HEADING)
+    if not heading:
+        raise ValueError(f"no {REFERENCE_HEADING!r} in {doc.name}")
+    rows = set()
+    for line in (with_reference if reference else plain).splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or not cells[0].startswith("`"):
+            continue
+        photo, square, expected, read_as, cause = cells
+        if not cause:
+            raise ValueError(f"{doc.name}: no cause for {photo} {square}")
+        rows.add((photo.strip("`"), f"{square} {_LETTERS[expected]}->{_LETTERS[read_as]}"))
+    return rows

@@ -51,7 +51,7 @@ VERSIONS = (1, 2)
 # The pictures the shipped photo networks learned from (seventeenth session), as
 # (first seed, count) runs of ``python -m lab.render_blender``, and the digest of
 # their labels.json (``lab.train_occupancy.labels_key``), which these seeds' scenes
-# give again on any machine: docs/camera-development.md, "Training is one command".
+# give again on any machine: docs/dev/camera.md, "Training is one command".
 SHIPPED_RUNS = ((0, 200), (100000, 200))  # version 1
 SHIPPED_LABELS_KEY = "c78684384da6"
 # Each entry's "source" names the modules by the names they had when the shipped

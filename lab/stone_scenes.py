@@ -241,8 +241,25 @@ def _hand_for(rng: np.random.Generator, scene: StoneScene) -> Hand:
 _TEX = 3.0  # texture pixels per millimetre
 
 
+_TEXTURES: dict[tuple[object, ...], tuple[Image, float, float]] = {}
+_TEXTURES_KEPT = 8  # the textures of the last few boards: a video renders one many times
+
+
 def _texture(scene: StoneScene, tex_per_mm: float) -> tuple[Image, float, float]:
-    """The table, board, lines and markers from straight above; (texture, half w, half h)."""
+    """The table, board, lines and markers from straight above; (texture, half w, half h).
+    The same board gives the same texture, kept (read-only) for its next pictures."""
+    key = (scene.spec, scene.pitch, scene.board, scene.table, scene.markers, tex_per_mm)
+    kept = _TEXTURES.get(key)
+    if kept is None:
+        kept = _draw_texture(scene, tex_per_mm)
+        kept[0].flags.writeable = False
+        if len(_TEXTURES) >= _TEXTURES_KEPT:
+            del _TEXTURES[next(iter(_TEXTURES))]
+        _TEXTURES[key] = kept
+    return kept
+
+
+def _draw_texture(scene: StoneScene, tex_per_mm: float) -> tuple[Image, float, float]:
     hx, hy = scene.half()
     px_, py_ = scene.pitch
     border = (0.9 * px_, 0.9 * py_) if scene.spec.kind == "points" else (0.55 * px_, 0.55 * py_)

@@ -15,7 +15,7 @@ phone held over the table, :func:`lab.scenes.close_scene`, not in the
 shipped recipe; with ``--printed N`` (every trainer), boards with marks printed inside
 squares, :func:`lab.scenes.printed_scene`, not in the shipped recipe either
 (fitted with 400 of them, the photo networks misread more pieces' colours on the
-development photos and still read a real mat's emblem as a piece: docs/camera-development.md,
+development photos and still read a real mat's emblem as a piece: docs/dev/camera.md,
 "An eighteenth candidate");
 with ``--off-centre SPREAD`` every synthetic scene's pieces stand
 N(0, SPREAD) squares off their squares' centres, :func:`lab.scenes.off_centre`),
@@ -39,7 +39,7 @@ a digest of ``labels.json``, so photos added there are read again.
 grain, a camera anywhere round the board; its ``labels.json``, the real photos'
 format), each read ``--rendered-draws`` times and weighing ``--rendered-weight``
 (the photo networks' recipe since the seventeenth session, with 30 epochs: see
-docs/camera-development.md, "Scenes rendered by Blender" and "A third candidate: the
+docs/dev/camera.md, "Scenes rendered by Blender" and "A third candidate: the
 same pictures, fitted longer"; the games' network is trained without them).
 
 ``--leave-out BOARD`` is a check of how the network meets a board it has

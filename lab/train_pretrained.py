@@ -24,7 +24,7 @@ extra; vision/models/PRETRAINED_WEIGHTS.md).
 ``--leave-out BOARD`` fits without the development photos of BOARD and reads them from
 their labelled corners (``--keep PATH`` writes that fit, to read it with the whole
 reader: ``python -m benchmarks.bench_real_boards --split dev --board BOARD
---photo-nets A B PATH``). See docs/camera-development.md, "An eleventh candidate" and
+--photo-nets A B PATH``). See docs/dev/camera.md, "An eleventh candidate" and
 "A twelfth candidate".
 """
 

@@ -118,7 +118,7 @@ class NetsConfig:
     net_mirror_average: bool = True
     # Without a reference, the logits are also averaged over these networks
     # (vision package files), each trained by the documented command with its
-    # own --seed (eighth session: see docs/camera-development.md, "Two networks read a photo
+    # own --seed (eighth session: see docs/dev/camera.md, "Two networks read a photo
     # together"). Since the thirteenth session they are trained with the walnut
     # board's development photos too ("The walnut board's other photos, in both
     # parts"); the reading with a reference, played every frame, keeps game_nets.
@@ -134,7 +134,7 @@ class NetsConfig:
     # tiles at the square networks' own scale) can also read every tile moved by
     # photo_shift squares along each of the board's two axes, both ways, their logits
     # the mean of the five cuts (each also mirrored with net_mirror_average). Off (0):
-    # the twenty-ninth session's twentieth candidate (docs/camera-development.md, "A
+    # the twenty-ninth session's twentieth candidate (docs/dev/camera.md, "A
     # twentieth candidate"), the two small networks moved by 0.06, read the four
     # development boards left out of fits better (70 -> 62) but failed its rule on the
     # development photos (7 -> 10 wrong) and synthetic set 0 (68 -> 72): the networks
@@ -155,7 +155,7 @@ class NetsConfig:
     # logits averaged. The eleventh session's two photo networks (occupancy.onnx and
     # occupancy_seed1.onnx, the latter since removed) were tried together and failed
     # the rule: off-centre games 501/1/71 -> 532/0/41 and set 0 90 -> 60,
-    # but centred game 606 stalled (docs/camera-development.md "Pieces set down off
+    # but centred game 606 stalled (docs/dev/camera.md "Pieces set down off
     # their squares' centres, in watched games"); the first alone reads them. Networks
     # trained on pieces set off centre (train_occupancy --off-centre), alone or beside
     # it, failed theirs in the twelfth session: they take a neighbour's base or a tall
@@ -173,7 +173,7 @@ class FusionConfig:
 
     fused_reference_weight: float = 0.5
     # And less fused_hidden_bias times the share of the square that nearer pieces'
-    # tops cover (seventh session; docs/camera-development.md, "A square hidden behind a nearer
+    # tops cover (seventh session; docs/dev/camera.md, "A square hidden behind a nearer
     # piece"): development squares wrong at 0, 1, 2, 3: 47, 47, 44, 51 (synthetic set 0's
     # first 400 scenes, the leaning stream 101's first 60, the dev mat tripod photos).
     fused_hidden_bias: float = 2.0
@@ -198,7 +198,7 @@ class MarksConfig:
     # With a reference, the network sees each tile less the marks printed on the empty
     # board (printed_marks.departures: where it departs from its square colours by at least
     # fused_reference_least), so what the empty picture shows too is no change
-    # (twenty-sixth session; docs/camera-development.md, "Marks printed inside squares":
+    # (twenty-sixth session; docs/dev/camera.md, "Marks printed inside squares":
     # chosen by the third of three rules; printed synthetic boards 132 -> 1 marks read
     # as pieces, development data 43 -> 43, a real mat no network saw 87 -> 48).
     fused_reference_tiles: bool = True
@@ -264,7 +264,7 @@ class PhotoConfig:
     # A photo read without a reference lowers each piece's log-odds by this much
     # times the share of its footprint that nearer pieces of its own colour cover
     # (vision.leaning.lower_under_tops; 0: off). Twenty-eighth session, "A
-    # nineteenth candidate" in docs/camera-development.md: chosen on the four
+    # nineteenth candidate" in docs/dev/camera.md: chosen on the four
     # development boards, each left out of the fits (79 -> 70 wrong; 2 and 3 read
     # 72 and 73), by a rule its other readings then held.
     photo_top_bias: float = 2.5
@@ -272,7 +272,7 @@ class PhotoConfig:
     # log-odds lie within this margin of its threshold as unsure, for a person
     # to look at (eleventh session: the smallest whole margin listing half the
     # development part's leave-out errors, 40 of 73, at 1.55 right squares a
-    # photo; docs/camera-development.md "A photo's reading names the squares it
+    # photo; docs/dev/camera.md "A photo's reading names the squares it
     # is unsure of").
     photo_unsure_margin: float = 3.0
     # A photo read without a reference whose colour split could not act (the
@@ -294,7 +294,7 @@ class LeanConfig:
     # occupied squares in front cover for at least hidden_hold_share of its
     # footprint, with fused log-odds within hidden_hold_margin of 0, keeps its
     # label from when the board last came to rest (leaning.hold_hidden; eighth
-    # session, docs/camera-development.md "A hidden square holds its state"). 0: off.
+    # session, docs/dev/camera.md "A hidden square holds its state"). 0: off.
     hidden_hold_share: float = 0.9
     hidden_hold_margin: float = 1.5
     # A weak square (logit below this) that a clearly stronger neighbour's piece,

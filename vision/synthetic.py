@@ -309,8 +309,27 @@ def _draw_print(tex: Image, kind: str, square: chess.Square, corner: tuple[int, 
 _TEX = 1.5  # texture pixels per millimetre
 
 
+_TEXTURES: dict[tuple[object, ...], tuple[Image, float]] = {}
+_TEXTURES_KEPT = 8  # the textures of the last few boards: a video renders one many times
+
+
 def board_texture(scene: Scene) -> tuple[Image, float]:
-    """The table, board and markers seen from straight above; returns (texture, half width mm)."""
+    """The table, board and markers seen from straight above; returns (texture, half width
+    mm). The same board (its size, colours, table, prints and markers) gives the same
+    texture, kept (read-only) for the next pictures of it."""
+    key = (scene.square_mm, scene.scheme, scene.colours, scene.table, scene.markers,
+           scene.grain, tuple(sorted(scene.prints.items())))
+    kept = _TEXTURES.get(key)
+    if kept is None:
+        kept = _draw_board_texture(scene)
+        kept[0].flags.writeable = False
+        if len(_TEXTURES) >= _TEXTURES_KEPT:
+            del _TEXTURES[next(iter(_TEXTURES))]
+        _TEXTURES[key] = kept
+    return kept
+
+
+def _draw_board_texture(scene: Scene) -> tuple[Image, float]:
     s = scene.square_mm
     half_mm = 4 * s + 2.2 * s
     size = int(2 * half_mm * _TEX)

@@ -1,12 +1,14 @@
 """Marks printed inside squares (roll-up mats' emblems, coordinates, seals): the synthetic
 scenes that carry them, and the reading with a reference that sees them in the empty
-picture too (``VisionConfig.marks.fused_reference_tiles``; docs/camera-development.md, "Marks
+picture too (``VisionConfig.marks.fused_reference_tiles``; docs/dev/camera.md, "Marks
 printed inside squares")."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
+from typing import Any
 
 import chess
 import numpy as np
@@ -99,21 +101,34 @@ def test_the_empty_boards_departures_hold_its_marks_and_spare_the_grid_lines() -
     assert (low2 <= low).all() and (high2 >= high).all()
 
 
+SCENES = 5  # printed scenes read here (bench_vision --prints reads 200 of another stream)
+
+
+@functools.cache
+def printed_pictures(count: int) -> tuple[tuple[Any, np.ndarray, np.ndarray], ...]:
+    """``count`` printed scenes (stream 515) with the warps of their picture and of their
+    empty board's, rendered once for every reading here."""
+    rng = np.random.default_rng(515)
+    out = []
+    for index in range(count):
+        scene = scenes.printed_scene(rng)
+        geometry = scene.geometry()
+        image = warp(CONFIG, synthetic.render(scene, 100 + index), geometry)
+        empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 200 + index), geometry)
+        out.append((scene, image, empty))
+    return tuple(out)
+
+
 def printed_readings(config: VisionConfig, count: int, roll: int = 0
                      ) -> tuple[int, int, int, int]:
     """Over ``count`` printed scenes read with their empty picture as the reference
     (that picture moved by ``roll`` pixels, as a tripod's next photo is): (marks on
     empty squares, how many of them read as pieces, marks under pieces, how many of them
     read empty)."""
-    rng = np.random.default_rng(515)
     marks = misread = under = lost = 0
-    for index in range(count):
-        scene = scenes.printed_scene(rng)
-        geometry = scene.geometry()
-        image = warp(config, synthetic.render(scene, 100 + index), geometry)
-        empty = warp(config, synthetic.render(scene.with_pieces({}), 200 + index), geometry)
-        empty = np.roll(empty, (roll, roll), axis=(0, 1))
-        grid = read_squares(config, make_sampler(config, geometry), image, empty).grid
+    for scene, image, empty in printed_pictures(count):
+        moved = np.roll(empty, (roll, roll), axis=(0, 1))
+        grid = read_squares(config, make_sampler(config, scene.geometry()), image, moved).grid
         for square in scene.prints:
             read = grid[7 - chess.square_rank(square)][chess.square_file(square)]
             if square in scene.pieces:
@@ -124,10 +139,10 @@ def printed_readings(config: VisionConfig, count: int, roll: int = 0
 
 
 def test_marks_in_the_empty_picture_are_not_read_as_pieces() -> None:
-    marks, misread, under, lost = printed_readings(CONFIG, 12)
-    _, misread_off, _, lost_off = printed_readings(OFF, 12)
-    assert marks >= 15 and under >= 3
-    assert misread_off >= 4, "the reading without the empty board's marks should be fooled"
+    marks, misread, under, lost = printed_readings(CONFIG, SCENES)
+    _, misread_off, _, lost_off = printed_readings(OFF, SCENES)
+    assert marks >= 7 and under >= 2
+    assert misread_off >= 2, "the reading without the empty board's marks should be fooled"
     assert misread == 0
     assert lost <= lost_off + 1  # a piece standing on a mark is still a piece
 
@@ -137,20 +152,20 @@ def test_a_pixel_between_the_empty_picture_and_the_frame_is_tolerated() -> None:
     pixel off where the empty picture had it leaves a ghost when taken away pixel by
     pixel (``fused_reference_shift=0``), none within the shipped shift of 2. Two pixels
     along both axes (the whole board moved, its grid lines too) are only partly
-    tolerated (measured: 9 of 22 marks read as pieces, against 15 pixel by pixel and
-    15 without the empty picture's marks)."""
-    _, misread_exact, _, _ = printed_readings(EXACT, 12, roll=1)
-    _, misread, _, _ = printed_readings(CONFIG, 12, roll=1)
+    tolerated (measured on these scenes: 2 of 7 marks read as pieces, against 4 pixel
+    by pixel)."""
+    _, misread_exact, _, _ = printed_readings(EXACT, SCENES, roll=1)
+    _, misread, _, _ = printed_readings(CONFIG, SCENES, roll=1)
     assert misread_exact > 0 and misread == 0
-    _, misread_exact, _, _ = printed_readings(EXACT, 12, roll=2)
-    _, misread, _, _ = printed_readings(CONFIG, 12, roll=2)
+    _, misread_exact, _, _ = printed_readings(EXACT, SCENES, roll=2)
+    _, misread, _, _ = printed_readings(CONFIG, SCENES, roll=2)
     assert misread < misread_exact
 
 
 def test_the_benchmark_counts_the_marks_and_its_peer() -> None:
-    found = print_errors(3, seed=9, reference=True)
-    assert found.squares == 3 * 64
-    assert 0 < found.marks <= 12 and 0 <= found.marks_read <= found.marks
+    found = print_errors(1, seed=9, reference=True)
+    assert found.squares == 64
+    assert 0 < found.marks <= 4 and 0 <= found.marks_read <= found.marks
     assert found.wrong >= found.marks_read
     assert found.wrong_unprinted >= 0
 

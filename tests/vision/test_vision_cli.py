@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import chess
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import OPENING, game_scene
+from vision_helpers import OPENING, game_scene, settled_grids
 
 from companion.cli import main
 from lab import videos
 from lab.samples import load_photos
-from vision import synthetic
+from vision import cli, synthetic
 from vision.calibration import load_calibration
 from vision.reader import open_board
+from vision.square_reading import SquareReading
 
 PHOTOS = load_photos()
 
@@ -24,6 +26,26 @@ PHOTOS = load_photos()
 def config_dir(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     monkeypatch.setenv("RAINDROP_CONFIG_DIR", str(tmp_path / "config"))
     return tmp_path / "config"
+
+
+_READINGS: dict[tuple[object, ...], SquareReading] = {}
+
+
+@pytest.fixture(autouse=True)
+def each_photo_read_once(monkeypatch):  # type: ignore[no-untyped-def]
+    """These tests are about the command's output, and classify the same photos many
+    times: each photo, corners and reference are read by the shipped reader once."""
+    read = cli.classify_image
+
+    def remembered(config, image, geometry, reference=None):  # type: ignore[no-untyped-def]
+        key = (hashlib.sha256(image.tobytes()).hexdigest(), geometry.corners,
+               geometry.image_size, None if reference is None
+               else hashlib.sha256(reference.tobytes()).hexdigest())
+        if key not in _READINGS:
+            _READINGS[key] = read(config, image, geometry, reference)
+        return _READINGS[key]
+
+    monkeypatch.setattr(cli, "classify_image", remembered)
 
 
 def corners_arg(photo) -> str:  # type: ignore[no-untyped-def]
@@ -154,29 +176,26 @@ def test_markers_command_writes_the_sheet(tmp_path, capsys) -> None:  # type: ig
 
 
 def test_watch_prints_each_settled_board_of_a_video(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    scene = game_scene(52, markers=True)
+    scene = game_scene(52, markers=True, size=(960, 540))
     video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=52)
     path = tmp_path / "game.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (1280, 720))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (960, 540))
     for frame in video:
         writer.write(frame.image)
     writer.release()
-    # What the reader itself reports on the file ...
-    snapshots: list = []  # type: ignore[type-arg]
-    reader = open_board(str(path))
-    reader.start(snapshots.append, lambda status: None)
-    assert reader.wait(60)
-    assert snapshots and snapshots[0].mask == 0  # it starts on the empty board
-    # ... is what watch prints, one grid per settled board.
+    # One grid a settled board, the empty board first ...
     preview = tmp_path / "now.png"
     assert main(["vision", "watch", str(path), "--preview", str(preview)]) == 0
     out = capsys.readouterr().out
     assert "camera: board found (markers)" in out
-    assert out.count("board:") == len(snapshots)
-    for snapshot in snapshots:
-        assert "\n".join(grid_text(snapshot)) in out
+    settled = settled_grids(video)
+    assert out.count("board:") == len(settled) == 2
+    for grid in settled:
+        assert "\n".join(grid) + "\n" in out
     assert "camera: the video ended (disconnected)" in out
     assert cv2.imread(str(preview)) is not None
+    # ... and the reader opened on the file (as play's camera board) is the same one.
+    assert open_board(str(path)).source == str(path)
     assert main(["vision", "watch", str(tmp_path / "nothing.avi")]) == 2
     assert "nothing.avi" in capsys.readouterr().err
 

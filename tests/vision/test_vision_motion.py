@@ -69,7 +69,7 @@ def test_a_misaligned_frame_never_settles() -> None:
 def test_a_hand_over_the_board_is_seen_and_a_placed_piece_is_not_a_hand() -> None:
     rng = np.random.default_rng(31)
     hands = pieces = 0
-    for index in range(6):
+    for index in range(4):
         scene = synthetic.random_scene(rng, fraction=0.3, markers=False)
         geometry = scene.geometry()
         settled = small_grey(CONFIG, warp(CONFIG, synthetic.render(scene, index), geometry))
@@ -87,7 +87,7 @@ def test_a_hand_over_the_board_is_seen_and_a_placed_piece_is_not_a_hand() -> Non
                                       geometry))
         assert detect_disturbance(CONFIG, now, now, settled).hand
         hands += 1
-    assert hands >= 3 and pieces == 6
+    assert hands >= 2 and pieces == 4
 
 
 def test_a_board_seen_briefly_goes_with_the_next_snapshot_as_its_trail() -> None:
@@ -189,10 +189,15 @@ def test_without_a_reference_a_board_at_rest_is_read_once_until_something_moves(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(pipeline_module, "read_squares", counted)
-    frames = ([synthetic.render(scene, i) for i in range(10)]
-              + [np.zeros_like(synthetic.render(scene, 10))]  # something in the way
-              + [synthetic.render(after, 20 + i) for i in range(10)])
-    still = BoardPipeline(CONFIG, scene.geometry())
+    # three pictures of each position (each its own sensor noise), over and over; read
+    # by one photo network where the shipped reader has three: these count readings
+    before_pictures = [synthetic.render(scene, i) for i in range(3)]
+    after_pictures = [synthetic.render(after, 20 + i) for i in range(3)]
+    frames = ([before_pictures[i % 3] for i in range(10)]
+              + [np.zeros_like(before_pictures[0])]  # something in the way
+              + [after_pictures[i % 3] for i in range(10)])
+    one_net = CONFIG.replace(photo_nets=("occupancy_photo.onnx",))
+    still = BoardPipeline(one_net, scene.geometry())
     readings = [still.process(frame, i / 10).reading for i, frame in enumerate(frames)]
     assert len(reads) == 2 * CONFIG.settle.settle_frames
     first, last = readings[9], readings[-1]
@@ -203,7 +208,7 @@ def test_without_a_reference_a_board_at_rest_is_read_once_until_something_moves(
 
     reads.clear()
     empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 99), scene.geometry())
-    watched = BoardPipeline(CONFIG, scene.geometry(), reference=empty)
+    watched = BoardPipeline(one_net, scene.geometry(), reference=empty)
     for i, frame in enumerate(frames[:10]):
         watched.process(frame, i / 10)
     assert len(reads) == 10

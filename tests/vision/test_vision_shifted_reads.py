@@ -91,8 +91,11 @@ def test_a_photo_read_without_a_reference_reads_the_moved_cuts() -> None:
     height, width = image.shape[:2]
     geometry = BoardGeometry(photo.geometry.corners, (width, height))
 
+    # the two small networks, which the moved cuts are for (the third reads finer tiles)
+    small = VisionConfig().nets.photo_shifted_nets
+
     def read(**change: object) -> square_reading.SquareReading:
-        config = VisionConfig().replace(**change)  # type: ignore[arg-type]
+        config = VisionConfig().replace(photo_nets=small, **change)
         return net_reading.read_by_net(config, sampling.make_sampler(config, geometry),
                                    warp(config, image, geometry))
 

@@ -17,7 +17,7 @@ import pytest
 
 from lab import finetune_pretrained as ft
 from lab import pretrained
-from tests.vision.test_pretrained import _rows
+from tests.lab.test_pretrained import _rows
 from vision.square_net import LAB_SCALE
 
 
