@@ -24,9 +24,9 @@ them (:mod:`vision.keep_frames`), the frames of the positions the game confirmed
 or whose frame has a hand over the board (``kept_wrong``). The peer is the same
 frames read with the empty-board reference disabled (``empty_start=False``)
 and the ratio line compares the two. By default 3 games (about two minutes on
-one core); ``RAINDROP_FULL=1`` plays 12. The figures in docs/camera.md
-("Whole games") are from seeds 0 to 11 (the seeds the light handling was
-developed on) and 100 to 111 (held out).
+one core); ``RAINDROP_FULL=1`` plays 12. The figures in docs/PERFORMANCE.md
+("Camera reader") are from seeds 0 to 11 (the seeds the light handling was
+developed on) and 100 to 111 (held out), and the scenario games of ``--seeds``.
 """
 
 from __future__ import annotations

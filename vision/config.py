@@ -5,6 +5,10 @@ Stages take ``(config, image)``; changing a threshold means building a new confi
 :meth:`VisionConfig.replace`, never editing module constants. Settings can be read from a
 dictionary (:meth:`VisionConfig.from_dict`), grouped or in the flat form they had before
 the groups.
+
+The comment beside each setting says what it does and what it was chosen on; the
+sessions and candidates they name are those of the development log, condensed in
+docs/dev/camera.md and kept whole in the git history of docs/camera-development.md.
 """
 
 from __future__ import annotations

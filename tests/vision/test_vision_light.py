@@ -155,7 +155,7 @@ def test_after_a_bluer_light_at_rest_white_pieces_keep_their_colour() -> None:
     pieces white (the light's colour is taken off the frames, the rest of the
     change put on the reference). This scene reads right with the whole change
     put on the reference too; the case that did not was a held-out game
-    (docs/camera.md, "Whole games")."""
+    (docs/dev/camera.md, "Light")."""
     scene = _scene(13, fraction=0.2)
     pipeline = BoardPipeline(ONE_PHOTO_NET, scene.geometry(), empty_start=True)
     bluer = _lit(scene, (1.15, 1.0, 0.85), 0.9, gradient=(0.2, -0.3))

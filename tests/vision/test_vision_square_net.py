@@ -34,7 +34,7 @@ from vision.sampling import make_sampler
 from vision.square_net import CLASSES, INPUTS, SquareNet, SquareNetError, load_net
 
 CONFIG = VisionConfig()
-# Bounds a little above what the shipped network measured (see docs/camera.md).
+# Bounds a little above what the shipped network measured.
 NET_PHOTO_WRONG = 0
 NET_SYNTHETIC_WRONG = 2  # of the 6 scenes read (0 measured; 1 of 12)
 # A handful of the real photos of tests/vision/data/real_boards and every square each
