@@ -52,6 +52,7 @@ from lab.real_boards import with_blue
 from lab.samples import fen_grid
 from lab.videos import FPS, FakeCapture, game_scene
 from vision import synthetic
+from vision.config import VisionConfig
 from vision.reader import CameraBoardReader
 
 MAX_ACTIONS = 12
@@ -127,6 +128,7 @@ class Pace:
     still: int = 7  # the board at rest between two actions
     hand: int = 6  # a hand reaching in and out for an action
     rest: int = 15  # after an event, and at the end: the board rests (1.5 s) and settles
+    pictures: int = 0  # pictures a still spell shows over and over (0: a new one every frame)
 
 
 PACE = Pace()
@@ -272,7 +274,8 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0, *,
         still = dataclasses.replace(scene.with_pieces(current), offsets=current_offsets)
         clip: list[videos.VideoFrame] = []
         if kind:  # the board rests after the change
-            clip += videos.video(still, [], still_frames=pace.rest, seed=seed * 100 + part + 50)
+            clip += videos.video(still, [], still_frames=pace.rest, seed=seed * 100 + part + 50,
+                                 still_pictures=pace.pictures)
         if kind == "hover":
             clip += videos.video(still, [current], still_frames=0, hand_frames=pace.hand,
                                  seed=seed * 100 + part + 70)
@@ -280,7 +283,7 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0, *,
                    for i in range(end - begin)]
         clip += videos.video(still, positions[begin:end], still_frames=pace.still,
                              hand_frames=pace.hand, seed=seed * 100 + part,
-                             offsets=placing[begin:end])
+                             offsets=placing[begin:end], still_pictures=pace.pictures)
         if shade is not None:
             gain = shade[..., None]
             clip = [dataclasses.replace(f, image=np.clip(f.image * gain, 0, 255).astype(np.uint8))
@@ -293,18 +296,20 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0, *,
     # nothing has moved for hand_still_seconds, so the last action needs that long).
     rest = videos.video(dataclasses.replace(scene.with_pieces(current),
                                             offsets=current_offsets), [],
-                        still_frames=pace.rest, seed=seed * 100 + 99)
+                        still_frames=pace.rest, seed=seed * 100 + 99,
+                        still_pictures=pace.pictures)
     if shade is not None:
         rest = [dataclasses.replace(f, image=np.clip(f.image * shade[..., None], 0, 255)
                                     .astype(np.uint8)) for f in rest]
     return frames + rest, starts
 
 
-def read_snapshots(frames: list[videos.VideoFrame], empty_start: bool) -> list[BoardSnapshot]:
+def read_snapshots(frames: list[videos.VideoFrame], empty_start: bool,
+                   config: VisionConfig | None = None) -> list[BoardSnapshot]:
     snapshots: list[BoardSnapshot] = []
     capture = FakeCapture([f.image for f in frames])
     reader = CameraBoardReader("fake", capture_factory=lambda source: capture, live=False,
-                               empty_start=empty_start)
+                               empty_start=empty_start, config=config)
     reader.start(snapshots.append, lambda status: None)
     if not reader.wait(600):
         raise RuntimeError("the camera reader did not finish")

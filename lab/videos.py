@@ -109,12 +109,15 @@ def hand_over_board(scene: Scene, hand: Hand) -> bool:
 
 def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
           still_frames: int = 8, hand_frames: int = 10, seed: int = 0,
-          offsets: Sequence[Mapping[chess.Square, tuple[float, float]]] | None = None
-          ) -> list[VideoFrame]:
+          offsets: Sequence[Mapping[chess.Square, tuple[float, float]]] | None = None,
+          still_pictures: int = 0) -> list[VideoFrame]:
     """Frames of a game: still board, then for each position in ``moves`` a hand
     reaches in, the board changes to that position while the hand is over it,
     the hand leaves, and the board stays still again. ``offsets``, one for each
-    position, sets its pieces off their squares' centres (Scene.offsets)."""
+    position, sets its pieces off their squares' centres (Scene.offsets). With
+    ``still_pictures`` above 0, each still spell shows that many pictures (each its own
+    sensor noise) over and over instead of a new one every frame: a faster video, the
+    board as still."""
     rng = np.random.default_rng(seed)
     frames: list[VideoFrame] = []
     current = scene
@@ -126,8 +129,15 @@ def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
         over = hand and s.hand is not None and hand_over_board(s, s.hand)
         frames.append(VideoFrame(render(s, counter), tuple(s.grid()), over))
 
-    for _ in range(still_frames):
-        shoot(current, False)
+    def still(s: Scene) -> None:
+        first = len(frames)
+        for index in range(still_frames):
+            if still_pictures and index >= still_pictures:
+                frames.append(frames[first + index % still_pictures])
+            else:
+                shoot(s, False)
+
+    still(current)
     for index, position in enumerate(moves):
         changed = set(position) ^ set(current.pieces) | {
             sq for sq in position if current.pieces.get(sq) != position[sq]}
@@ -141,8 +151,7 @@ def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
                 current = after
             shoot(dataclasses.replace(current, hand=hand), True)
         current = dataclasses.replace(after, hand=None)
-        for _ in range(still_frames):
-            shoot(current, False)
+        still(current)
     return frames
 
 

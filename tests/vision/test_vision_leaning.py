@@ -318,3 +318,19 @@ def test_a_photo_reading_lowers_pieces_under_tops_by_photo_top_bias() -> None:
     grid = "".join(read_squares(one_net.replace(photo_top_bias=1000.0), sampler,
                                 warped, None).grid)
     assert grid[near] == "w" and grid[behind] == "." and grid.count(".") == 63
+
+
+def test_two_low_camera_scenes_read_right_against_the_empty_board() -> None:
+    """A guard: two scenes of the leaning stream (tall pieces, a low camera) that the
+    reader with a reference reads right only while it lowers the squares under nearer
+    tops (``fused_hidden_bias`` 0 reads a square of each wrong)."""
+    rng = np.random.default_rng(101)
+    drawn = [scenes.leaning_scene(rng) for _ in range(10)]
+    for index in (1, 9):
+        scene = drawn[index]
+        geometry = scene.geometry()
+        sampler = make_sampler(CONFIG, geometry)
+        warped = warp(CONFIG, synthetic.render(scene, 101_000 + index), geometry)
+        empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 101_500 + index),
+                     geometry)
+        assert read_squares(CONFIG, sampler, warped, empty).grid == tuple(scene.grid()), index

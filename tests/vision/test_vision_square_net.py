@@ -42,11 +42,12 @@ NET_SYNTHETIC_WRONG = 2  # of the 6 scenes read (0 measured; 1 of 12)
 # whole parts are read by the benchmark (python -m benchmarks.bench_real_boards;
 # docs/PERFORMANCE.md, "Camera reader"), which checks its figures against
 # vision/models/manifest.json and every held-out error against its row in
-# docs/dev/camera-real-errors.md. Without a reference, two held-out photos (a crowded
-# walnut position, the empty wooden board) and two development ones; with the empty
-# photo of their tripod as the reference, a tournament frame and a mat photo.
+# docs/dev/camera-real-errors.md. Without a reference, two held-out photos (a walnut
+# position full of tops over the squares behind, the empty wooden board) and two
+# development ones; with the empty photo of their tripod as the reference, a tournament
+# frame and a mat photo.
 GUARD_PHOTOS = {
-    "walnut_29.jpg": {"d7 .->b", "d6 b->w", "f6 b->w", "e5 w->b"},
+    "walnut_03.jpg": {"h1 w->b"},  # 4 wrong without lowering pieces under tops
     "wood_07.jpg": {"b4 .->w"},
     "greywood_15.jpg": {"e6 b->w"},
     "folding_05.jpg": {"d7 .->w"},
