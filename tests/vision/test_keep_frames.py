@@ -154,7 +154,8 @@ def test_a_watched_game_keeps_each_confirmed_position_with_its_true_frame(tmp_pa
 
     # the opening's first three placements, on a smaller picture than a camera's
     scene = game_scene(41, markers=True, size=(640, 360))
-    video = videos.video(scene, OPENING[:3], still_frames=5, hand_frames=6, seed=41)
+    video = videos.video(scene, OPENING[:3], still_frames=5, hand_frames=6, seed=41,
+                         still_pictures=2)
     capture = FakeCapture([f.image for f in video])
     # one photo network reads the frames before the empty board is seen (the shipped
     # three take most of the time, and the frames kept do not depend on them)

@@ -182,7 +182,8 @@ def test_markers_command_writes_the_sheet(tmp_path, capsys) -> None:  # type: ig
 
 def test_watch_prints_each_settled_board_of_a_video(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     scene = game_scene(52, markers=True, size=(960, 540))
-    video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=52)
+    video = videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=52,
+                         still_pictures=2)
     path = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (960, 540))
     for frame in video:

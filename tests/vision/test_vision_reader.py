@@ -74,7 +74,8 @@ SIZE = (640, 360)  # smaller pictures than a camera's: the same reading, rendere
 def opening_run() -> tuple[list[videos.VideoFrame], list[BoardSnapshot], list[SourceStatus]]:
     """The opening's video and what the reader made of it, read once for the tests."""
     scene = game_scene(41, markers=True, size=SIZE)
-    video = videos.video(scene, OPENING, still_frames=5, hand_frames=6, seed=41)
+    video = videos.video(scene, OPENING, still_frames=5, hand_frames=6, seed=41,
+                         still_pictures=2)
     return video, *run_reader([f.image for f in video])
 
 
@@ -82,7 +83,8 @@ def opening_run() -> tuple[list[videos.VideoFrame], list[BoardSnapshot], list[So
 def one_placement() -> list[videos.VideoFrame]:
     """A short video: the empty board, a hand placing the white king, the board at rest."""
     scene = game_scene(44, markers=True, size=SIZE)
-    return videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
+    return videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44,
+                        still_pictures=2)
 
 
 def test_snapshots_are_the_settled_positions_and_never_under_a_hand(opening_run) -> None:  # type: ignore[no-untyped-def]
@@ -116,14 +118,16 @@ def test_board_sync_plays_the_opening_from_the_camera_with_no_false_action(openi
 
 def test_a_bumped_camera_is_found_again_and_reading_goes_on() -> None:
     scene = game_scene(42, markers=True, size=(960, 540))  # the markers found again
-    first = videos.video(scene, OPENING[2:3], still_frames=5, hand_frames=6, seed=42)
+    first = videos.video(scene, OPENING[2:3], still_frames=5, hand_frames=6, seed=42,
+                         still_pictures=2)
     # The camera is knocked: a new pose, then the game goes on.
     rng = np.random.default_rng(420)
     moved = dataclasses.replace(
         scene.with_pieces(scene.pieces),
         camera=synthetic.random_camera(rng, scene.square_mm, margin_squares=1.25))
     moved = moved.with_pieces(dict(OPENING[2]))
-    second = videos.video(moved, OPENING[3:4], still_frames=12, hand_frames=6, seed=43)
+    second = videos.video(moved, OPENING[3:4], still_frames=12, hand_frames=6, seed=43,
+                          still_pictures=2)
     video = first + second
     snapshots, statuses = run_reader([f.image for f in video])
     check_run(video, snapshots)
