@@ -18,7 +18,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.cli import CommandError
+from companion.cli.hints import HINT_TURNS, show_hint
+from companion.cli.play_stones import follow
+from companion.cli.terminal_time import make_now
 from companion.clock import ClockSettings, ClockSettingsError
+from companion.engine.contract import Budget
 from companion.events import ClockTick, Flagged, Redone, Undone
 from companion.games import GameRules, IllegalTurn, OptionError, TurnBuilder
 from companion.games.record import parse_options, write_record
@@ -33,6 +37,7 @@ from companion.games.session import (
     TurnPlayed,
 )
 from companion.journal import Journal, JournalError
+from companion.sync.stone_session import is_stone_board
 
 LOGGER = logging.getLogger(__name__)
 
@@ -53,6 +58,7 @@ Commands (one per line):
   cancel               drop the turn being built
   done                 play the turn built so far (when it may end here)
   turns                list legal turns (the first {limit})
+  hint [N]             the engine's best N turns (default 3) with their chances
   undo, redo           take back / replay the last turn (not after the game is over)
   claim [NAME]         make a claim the rules offer now (e.g. a draw)
   draw                 offer a draw, or accept the one offered
@@ -112,10 +118,7 @@ def _advancer(fake: Any) -> Callable[[float], None] | None:
 
 def run_game(args: Any) -> int:
     """``raindrop play --game GAME [KEY=VALUE...]``."""
-    from companion.cli.play import make_now
-
-    followed = args.board is not None and args.board.split(":")[0] in ("camera", "camera-cells",
-                                                                       "serial")
+    followed = args.board is not None and is_stone_board(args.board)
     if args.board not in (None, "none", "sim") and not followed:
         raise CommandError(f"--board {args.board}: {args.game} is played with typed turns "
                            f"or followed with --board camera[:SOURCE] or serial[:PORT] "
@@ -131,8 +134,6 @@ def run_game(args: Any) -> int:
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")
     if followed:
-        from companion.cli.play_stones import follow
-
         stop = follow(terminal, args.board)
         try:
             return terminal.run()
@@ -146,8 +147,10 @@ class GamesTerminal:
 
     def __init__(self, session: GameSession, *, journal_path: Path | None = None,
                  out: TextIO | None = None, advance: Callable[[float], None] | None = None,
-                 ) -> None:
+                 hint_budget: Budget | None = None) -> None:
         self.session = session
+        self.hint_budget = hint_budget
+        """The hint's search budget (None: the default level's time)."""
         self.rules: GameRules[Any] = session.rules
         self.journal_path = journal_path
         self.out = out or sys.stdout
@@ -323,6 +326,9 @@ class GamesTerminal:
             self.show_steps()
         elif command == "turns":
             self.show_turns()
+        elif command == "hint" and not session.is_over:
+            count = int(rest) if rest.isdigit() and 0 < int(rest) <= 10 else HINT_TURNS
+            show_hint(session.position.text(), self.say, count=count, budget=self.hint_budget)
         elif command == "back":
             if self.builder is None or not self.builder.steps:
                 self.say("No step to take back.")
