@@ -525,10 +525,11 @@ def hand_path(scene: StoneScene, target: tuple[int, int], frames: int,
 def game_video(scene: StoneScene, grids: Sequence[Mapping[tuple[int, int], str]], *,
                still_frames: int = 8, hand_frames: int = 6, seed: int = 0,
                steps: Sequence[Sequence[Mapping[tuple[int, int], str]]] | None = None,
-               ) -> list[StoneFrame]:
+               still_pictures: int = 0) -> list[StoneFrame]:
     """Frames of a game: the board still, then for each position in ``grids`` a hand
     comes in, the stones change (through ``steps[i]``' intermediate positions, one
-    per hand frame in the middle, when given), the hand leaves, the board rests."""
+    per hand frame in the middle, when given), the hand leaves, the board rests. With
+    ``still_pictures`` above 0, each still spell shows that many pictures over and over."""
     rng = np.random.default_rng(seed)
     frames: list[StoneFrame] = []
     current = scene
@@ -539,8 +540,15 @@ def game_video(scene: StoneScene, grids: Sequence[Mapping[tuple[int, int], str]]
         counter += 1
         frames.append(StoneFrame(render_stones(s, counter), s.grid(), hand))
 
-    for _ in range(still_frames):
-        shoot(current, False)
+    def still(s: StoneScene) -> None:
+        first = len(frames)
+        for index in range(still_frames):
+            if still_pictures and index >= still_pictures:
+                frames.append(frames[first + index % still_pictures])
+            else:
+                shoot(s, False)
+
+    still(current)
     for index, position in enumerate(grids):
         changed = sorted(set(position) ^ set(current.stones)
                          | {p for p in position if current.stones.get(p) != position[p]})
@@ -555,6 +563,5 @@ def game_video(scene: StoneScene, grids: Sequence[Mapping[tuple[int, int], str]]
                 current = current.with_stones(position, rng)
             shoot(dataclasses.replace(current, hand=hand), True)
         current = current.with_stones(position, rng)
-        for _ in range(still_frames):
-            shoot(current, False)
+        still(current)
     return frames

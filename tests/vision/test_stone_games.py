@@ -68,7 +68,7 @@ def play_watched(game: str, options: dict[str, str], spec_text: str, seed: int
     shown = [(b, t) for (a, b), t in zip(positions, played, strict=True)
              if dict(a.cells()) != dict(b.cells())]
     frames = game_video(scene, [_places(layout, dict(b.cells())) for b, _ in shown],
-                        seed=seed, still_frames=STILL)
+                        seed=seed, still_frames=STILL, still_pictures=0 if FULL else 2)
     pos = rules.start(**options)
     queue = list(zip([p for p, _ in positions], played, strict=True))
     committed: list[str] = []
@@ -136,7 +136,8 @@ def test_camera_grid_reader_reports_settled_boards_from_a_video() -> None:
     for turn in ("e5", "e5>f5+a1", "e5>d5+i9"):
         pos = rules.play(pos, turn)
         boards.append(dict(pos.cells()))
-    frames = game_video(scene, [_places(layout, b) for b in boards], seed=11, still_frames=6)
+    frames = game_video(scene, [_places(layout, b) for b in boards], seed=11, still_frames=6,
+                        still_pictures=2)
     seen: list[dict[str, str]] = []
     statuses: list[str] = []
     reader = CameraGridReader("game.avi", GridSpec.parse("points:9"), layout, live=False,

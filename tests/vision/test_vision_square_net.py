@@ -49,7 +49,6 @@ GUARD_PHOTOS = {
     "walnut_03.jpg": {"h1 w->b"},  # 4 wrong without lowering pieces under tops
     "wood_07.jpg": {"b4 .->w"},
     "greywood_15.jpg": {"e6 b->w"},
-    "folding_05.jpg": {"d7 .->w"},
 }
 GUARD_TRIPOD = {
     "tournament_02.jpg": {"d2 w->.", "f2 w->b", "g2 w->b", "h2 w->b"},
