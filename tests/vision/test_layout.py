@@ -1,10 +1,11 @@
 """The reader apart from its lab: what vision/ imports, and what imports it.
 
 Every module of vision/ is reached from what a user runs (the reader, the ``raindrop
-vision`` commands, the app's camera, the entry points); nothing in vision/ imports the
-lab, the tests or the benchmarks, or reads the tests' data; vision/ and lab/ have no
-import circle. Imports are read from the source (every ``import`` statement, at module
-level or inside a function)."""
+vision`` commands, the app's camera, the entry points); no runtime module (companion/,
+vision/, ui/) imports the lab, the tests or the benchmarks, or names their folders in a
+path. Imports are read from the source (every ``import`` statement, at module level or
+inside a function). Import circles, lab and tests included: tests/companion/
+test_import_circles.py."""
 
 from __future__ import annotations
 
@@ -50,22 +51,50 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return found
 
 
+RUNTIME = ("companion", "vision", "ui")
+NOT_RUNTIME = ("lab", "tests", "benchmarks")
+
+
 @functools.cache
 def _graph() -> dict[str, set[str]]:
-    """What each module of vision/, lab/ and ui/ imports (among every module here)."""
-    known = {name for package in ("vision", "lab", "ui", "companion", "tests", "benchmarks")
-             for name in _modules(package)}
-    read = {**_modules("vision"), **_modules("lab"), **_modules("ui")}
+    """What each runtime module imports (among every module here)."""
+    known = {name for package in (*RUNTIME, *NOT_RUNTIME) for name in _modules(package)}
+    read = {name: path for package in RUNTIME for name, path in _modules(package).items()}
     return {name: _imports(name, path, known) for name, path in read.items()}
 
 
-def test_vision_imports_neither_the_lab_nor_the_tests_nor_the_benchmarks() -> None:
+def _names_a_folder_outside_the_runtime(path: Path) -> list[str]:
+    """The string constants of ``path`` that are a path into lab/, tests/ or benchmarks/
+    (``"tests"``, ``"lab/scenes.py"``...); prose that mentions a folder is not a path."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            head = node.value.replace("\\", "/").split("/")[0]
+            if head in NOT_RUNTIME:
+                found.append(node.value)
+    return found
+
+
+def test_no_runtime_module_imports_the_lab_the_tests_or_the_benchmarks() -> None:
     graph = _graph()
-    wrong = {(name, target) for name, targets in graph.items() if name.startswith("vision")
-             for target in targets if target.split(".")[0] in ("lab", "tests", "benchmarks")}
+    wrong = {(name, target) for name, targets in graph.items()
+             for target in targets if target.split(".")[0] in NOT_RUNTIME}
     assert wrong == set()
-    for path in _modules("vision").values():  # nor does it name the tests' folders
-        assert '"tests"' not in path.read_text(encoding="utf-8"), path
+
+
+def test_no_runtime_module_names_a_path_into_the_lab_the_tests_or_the_benchmarks() -> None:
+    wrong = {name: found for package in RUNTIME for name, path in _modules(package).items()
+             if (found := _names_a_folder_outside_the_runtime(path))}
+    assert wrong == {}
+
+
+def test_the_path_check_sees_a_path_into_the_tests(tmp_path: Path) -> None:
+    module = tmp_path / "reads.py"
+    module.write_text('from pathlib import Path\nA = Path("tests") / "vision"\n'
+                      'B = "tests/vision/data/real_boards/labels.json"\n'
+                      'C = "the format of tests/vision/data/real_boards/labels.json"\n')
+    assert sorted(_names_a_folder_outside_the_runtime(module)) == [
+        "tests", "tests/vision/data/real_boards/labels.json"]
 
 
 def test_every_module_of_vision_is_reached_from_what_a_user_runs() -> None:
@@ -79,47 +108,6 @@ def test_every_module_of_vision_is_reached_from_what_a_user_runs() -> None:
         name = stack.pop()
         if name not in seen:
             seen.add(name)
-            stack += [t for t in graph.get(name, ()) if t.split(".")[0] in ("vision", "ui")]
+            stack += graph.get(name, ())
     unreached = sorted(name for name in graph if name.startswith("vision.") and name not in seen)
     assert unreached == []
-
-
-def test_vision_and_the_lab_have_no_import_circle() -> None:
-    graph = _graph()
-    inside = {name: {t for t in targets if t.split(".")[0] in ("vision", "lab")}
-              for name, targets in graph.items() if name.split(".")[0] in ("vision", "lab")}
-    assert [circle for circle in _strongly_connected(inside) if len(circle) > 1] == []
-
-
-def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
-    """Tarjan's strongly connected components."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[set[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target in graph.get(node, ()):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = set()
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                component.add(top)
-                if top == node:
-                    break
-            out.append(component)
-
-    for node in graph:
-        if node not in index:
-            visit(node)
-    return out
