@@ -374,7 +374,7 @@ class TerminalSession:
         self.changed = False
 
     def prompt(self) -> None:
-        side = chess.COLOR_NAMES[self.game.turn] if not self.game.is_over else "over"
+        side: str = chess.COLOR_NAMES[self.game.turn] if not self.game.is_over else "over"
         if side != "over" and self.companion.runner.companion_to_act():
             side = "(the companion's turn)"   # undo, resign, help... still work
         print(f"{side}> ", end="", file=self.out, flush=True)
