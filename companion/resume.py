@@ -21,9 +21,9 @@ import os
 import time
 from collections.abc import Callable
 
-from companion.cards import DeckError, Decks
+from companion.cards import Decks
 from companion.clock import ClockSettings, ClockSettingsError
-from companion.game import JOURNAL_FORMAT, JOURNAL_VERSION, Game, RecordError
+from companion.game import JOURNAL_FORMAT, JOURNAL_VERSION, Game
 from companion.journal import (
     SECRET,
     Journal,
@@ -32,7 +32,7 @@ from companion.journal import (
     read_entries,
     reopen,
 )
-from companion.rules import HouseRules, HouseRulesError
+from companion.rules import HouseRules
 
 LOGGER = logging.getLogger(__name__)
 
@@ -68,8 +68,10 @@ def game_from_contents(contents: JournalContents, *,
         decks = Decks.from_order(secret["decks"], rules)
         clock_data = header.get("clock")
         clock = ClockSettings.from_dict(clock_data) if clock_data else None
-    except (KeyError, TypeError, HouseRulesError, DeckError, ClockSettingsError) as error:
-        raise JournalError(f"{file}: the header does not describe a game: {error}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as error:  # HouseRulesError,
+        # DeckError, ClockSettingsError are ValueErrors
+        raise JournalError(f"{file}: the header does not describe a game: "
+                           f"{str(error)[:300]}") from None
     seed = secret.get("seed")
     game = Game(rules, seed=seed if isinstance(seed, int) else None, clock=clock, now=now,
                 decks=decks)
@@ -77,14 +79,19 @@ def game_from_contents(contents: JournalContents, *,
         for entry in contents.entries:
             try:
                 game.apply_record(entry)
-            except RecordError as error:
+            except (KeyError, TypeError, AttributeError, ValueError) as error:
+                # a RecordError, or what a hand-edited entry's wrong types raise
                 raise JournalError(f"{file}: entry {entry.get('n')} cannot be replayed "
-                                   f"({error}); the file was left as it is") from None
+                                   f"({str(error)[:300]}); the file was left as it is"
+                                   ) from None
     if game.clock is not None and not game.is_over:
         last_clock = next((e["clock"] for e in reversed(contents.entries)
                            if isinstance(e.get("clock"), dict)), None)
         if last_clock is not None:
-            game.clock.restore(last_clock)
+            try:
+                game.clock.restore(last_clock)
+            except ClockSettingsError as error:
+                raise JournalError(f"{file}: {error}; the file was left as it is") from None
     return game
 
 
@@ -98,15 +105,16 @@ class Resumed:
 
 
 def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.monotonic,
-           ) -> Resumed:
+           cut: bool = False) -> Resumed:
     """Rebuild a game from its journal and keep recording to it (see
-    :func:`companion.journal.reopen`: a torn tail is cut with a warning; anything
-    else wrong raises :class:`JournalError` and leaves the file as it was)."""
+    :func:`companion.journal.reopen`: a torn last entry is cut with a warning, other
+    damage only with ``cut``; anything else wrong raises :class:`JournalError` and
+    leaves the file as it was)."""
 
     def rebuild(contents: JournalContents) -> Game:
         return game_from_contents(_checked(contents), now=now)
 
-    game, journal, warnings = reopen(path, rebuild)
+    game, journal, warnings = reopen(path, rebuild, cut=cut)
     game.attach_journal(journal)
     game.entries = journal.entries
     return Resumed(game, journal, warnings)

@@ -26,7 +26,7 @@ from companion.cli.keep_options import add_keep_options, keep_option
 from companion.cli.render import render_board, square_names, status_lines
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
-from companion.journal import Journal, JournalError, games_dir, write_private
+from companion.journal import Journal, JournalError, games_dir
 from companion.notation import write_pgn
 from companion.resume import new_game
 from companion.rules import (
@@ -38,6 +38,7 @@ from companion.rules import (
     parse_card_letter,
 )
 from companion.rules.house import FAILED_RESCUE_CHOICES, JOKER_EFFECT_CHOICES, TOUCH_MOVE_CHOICES
+from companion.saving import write_new, write_replacing
 
 ENV_FAKE_CLOCK = "RAINDROP_FAKE_CLOCK"
 
@@ -549,24 +550,23 @@ class TerminalSession:
                                      "writes the game without it)")
         text = write_pgn(self.game, include_decks=decks)
         suffix = "-export.pgn" if decks else ".pgn"
-        if target is None:
-            if self.journal is not None:
-                path = self.journal.path.with_name(self.journal.path.stem + suffix)
+        try:
+            if target is None:
+                if self.journal is not None:
+                    path = self.journal.path.with_name(self.journal.path.stem + suffix)
+                else:
+                    path = games_dir() / f"game{suffix}"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_replacing(path, text,
+                                never=self.journal.path if self.journal is not None else None)
             else:
-                path = games_dir() / f"game{suffix}"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temp = path.with_name(path.name + ".tmp")
-            write_private(temp, text, exclusive=False)
-            os.replace(temp, path)
-        else:
-            path = Path(target).expanduser()
-            try:
-                write_private(path, text, exclusive=True)
-            except FileExistsError:
-                raise ValueError(f"{path} exists already; nothing was written (give a new "
-                                 f"file name)") from None
-            except OSError as error:
-                raise ValueError(f"cannot write {path}: {error}") from None
+                path = Path(target).expanduser()
+                write_new(path, text)
+        except FileExistsError:
+            raise ValueError(f"{path} exists already; nothing was written (give a new "
+                             f"file name)") from None
+        except OSError as error:
+            raise ValueError(f"cannot write {path}: {error}; nothing was written") from None
         what = "with the decks' order" if decks else "without the decks' order"
         self.say(f"Saved the game as PGN ({what}): {path}")
 

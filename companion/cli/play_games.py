@@ -33,6 +33,7 @@ from companion.games.session import (
     TurnPlayed,
 )
 from companion.journal import Journal, JournalError
+from companion.saving import write_new, write_replacing
 
 LOGGER = logging.getLogger(__name__)
 
@@ -84,9 +85,10 @@ def start_session(game: str, option_words: list[str], *, clock_text: str | None,
         raise CommandError(f"cannot create the game's journal: {error}") from None
 
 
-def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None) -> int:
+def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None,
+                cut: bool = False) -> int:
     """``raindrop resume`` of an abstract game's journal."""
-    resumed = resume_session(path, now=now)
+    resumed = resume_session(path, now=now, cut=cut)
     terminal = GamesTerminal(resumed.session, journal_path=resumed.journal.path,
                              advance=_advancer(fake))
     for warning in resumed.warnings:
@@ -97,7 +99,10 @@ def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None)
     turns = session.turns
     if turns:
         terminal.say("Turns: " + " ".join(turns[-12:]) + (" ..." if len(turns) > 12 else ""))
-    return terminal.run()
+    try:
+        return terminal.run()
+    finally:
+        resumed.journal.close()
 
 
 def _advancer(fake: Any) -> Callable[[float], None] | None:
@@ -130,15 +135,18 @@ def run_game(args: Any) -> int:
     terminal.say(f"New game of {session.rules.title}"
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")
-    if followed:
-        from companion.cli.play_stones import follow
+    try:
+        if followed:
+            from companion.cli.play_stones import follow
 
-        stop = follow(terminal, args.board)
-        try:
-            return terminal.run()
-        finally:
-            stop()
-    return terminal.run()
+            stop = follow(terminal, args.board)
+            try:
+                return terminal.run()
+            finally:
+                stop()
+        return terminal.run()
+    finally:
+        journal.close()
 
 
 class GamesTerminal:
@@ -243,6 +251,7 @@ class GamesTerminal:
         self.say(f"{builder.message}. Next steps: {shown}{more}")
 
     def show_turns(self) -> None:
+        """The first turns, worked out lazily: only as many as are shown."""
         found = list(itertools.islice(self.rules.turns(self.session.position), LIST_LIMIT + 1))
         if not found:
             self.say("No legal turn.")
@@ -388,15 +397,21 @@ class GamesTerminal:
             self.say("draw [offer|accept|decline]")
 
     def save(self, target: str | None) -> None:
-        if target is not None:
-            path = Path(target)
-        elif self.journal_path is not None:
-            path = self.journal_path.with_suffix(".txt")
-        else:
-            raise SessionError("name a file: save FILE")
-        temporary = path.with_name(path.name + ".tmp")
-        temporary.write_text(write_record(self.session), encoding="utf-8")
-        temporary.replace(path)  # never a half-written record in place of a good one
+        """``save FILE`` writes a new file only; plain ``save`` keeps the record beside
+        the journal up to date (never the journal itself)."""
+        text = write_record(self.session)
+        try:
+            if target is not None:
+                path = write_new(Path(target).expanduser(), text)
+            elif self.journal_path is not None:
+                path = write_replacing(self.journal_path.with_suffix(".txt"), text,
+                                       never=self.journal_path)
+            else:
+                raise SessionError("name a file: save FILE")
+        except FileExistsError as error:
+            self.say(f"Not saved: {error.filename} exists already; nothing was written "
+                     f"(give a new file name).")
+            return
         self.say(f"Saved the record as {path}.")
 
     def run(self, lines: TextIO | None = None) -> int:

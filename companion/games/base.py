@@ -39,6 +39,21 @@ class IllegalTurn(ValueError):
     """A turn (or step) that is not legal here; the message names the bad part."""
 
 
+class TooManyTurns(ValueError):
+    """A listing (turns, successors) went past the limit it was given; nothing more is
+    searched. The message says the limit."""
+
+    def __init__(self, limit: int, what: str = "legal turns") -> None:
+        super().__init__(f"more than {limit} {what} (the limit)")
+        self.limit = limit
+
+
+def check_count(count: int, limit: int | None, what: str = "legal turns") -> None:
+    """:class:`TooManyTurns` if ``count`` is past ``limit`` (``None``: no limit)."""
+    if limit is not None and count > limit:
+        raise TooManyTurns(limit, what)
+
+
 class OptionError(ValueError):
     """An unknown option, or a value the option does not allow."""
 
@@ -171,7 +186,8 @@ class GameRules(Protocol[P]):
         ...
 
     def turns(self, pos: P) -> Iterator[str]:
-        """Every legal turn text (canonical), each once; none when the game is over."""
+        """Every legal turn text (canonical), each once; none when the game is over.
+        Lazy: taking the first few works out little more than those."""
         ...
 
     def play(self, pos: P, turn: str) -> P:
@@ -182,8 +198,9 @@ class GameRules(Protocol[P]):
         """``turn`` written canonically, if legal in ``pos``; else :class:`IllegalTurn`."""
         ...
 
-    def successors(self, pos: P) -> frozenset[P]:
-        """Every distinct position one complete legal turn reaches."""
+    def successors(self, pos: P, *, limit: int | None = None) -> frozenset[P]:
+        """Every distinct position one complete legal turn reaches; with ``limit``,
+        :class:`TooManyTurns` as soon as there are more than that many."""
         ...
 
     def turns_to(self, pos: P, target: P) -> tuple[str, ...]:
@@ -274,8 +291,12 @@ class RulesBase(ABC, Generic[P]):
             values[key] = value
         return values
 
-    def successors(self, pos: P) -> frozenset[P]:
-        return frozenset(self.play(pos, turn) for turn in self.turns(pos))
+    def successors(self, pos: P, *, limit: int | None = None) -> frozenset[P]:
+        found: set[P] = set()
+        for turn in self.turns(pos):
+            found.add(self.play(pos, turn))
+            check_count(len(found), limit, "positions")
+        return frozenset(found)
 
     def turns_to(self, pos: P, target: P) -> tuple[str, ...]:
         return tuple(sorted(turn for turn in self.turns(pos) if self.play(pos, turn) == target))

@@ -30,7 +30,7 @@ import chess
 
 from companion.clock import Clock, ClockSettings
 from companion.events import ClockTick, Flagged, Redone, Undone
-from companion.games.base import GameRules, IllegalTurn, Outcome, Player, Position
+from companion.games.base import GameRules, Outcome, Player, Position
 from companion.journal import JournalWriter, ReplayError
 
 LOGGER = logging.getLogger(__name__)
@@ -516,11 +516,15 @@ class GameSession:
                     self.clock.resume()
             else:
                 raise ReplayError(f"unknown action {action!r}")
-        except (IllegalTurn, SessionError, KeyError, TypeError) as error:
-            raise ReplayError(f"{action!r}: {error}") from None
+        except (KeyError, TypeError, ValueError) as error:  # IllegalTurn, SessionError,
+            # and what a hand-edited entry's wrong types or sizes raise
+            raise ReplayError(f"{str(action)[:40]!r}: {str(error)[:300]}") from None
         clock = entry.get("clock")
         if self.clock is not None and isinstance(clock, dict) and not self.is_over:
-            self.clock.restore(clock, running=True)
+            try:
+                self.clock.restore(clock, running=True)
+            except ValueError as error:
+                raise ReplayError(str(error)) from None
 
     def __repr__(self) -> str:
         return (f"GameSession({self.rules.name}, {self.position.text()!r}, "

@@ -74,7 +74,7 @@ def _record(tmp_path: Path, edit: tuple[str, str]) -> Path:
 
 
 @pytest.mark.parametrize("edit", [
-    ('[Options "first=w size=4"]', f'[Options "size={BIG}"]'),
+    ('[Options "size=4"]', f'[Options "size={BIG}"]'),
     ("1. white a4", f"{BIG}. white a4"),
     ("2. black a4>b3+d1", "٢. black a4>b3+d1"),
     ('[Result "*"]', f'[Result "{BIG}"]'),

@@ -77,7 +77,7 @@ def test_games_turns_stops_at_its_limit_with_one_line(
 def test_games_next_stops_at_its_limit_and_goes_on(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_main(capsys, ["games", "next", "--jsonl", "--limit", "500"],
-                            BLOCK + "\nraindrops bw/wb b\n")
+                            BLOCK + "\nraindrops b./.w b\n")
     assert code == 0
     first, second = (json.loads(line) for line in out.splitlines())
     assert "more than 500" in first["error"] and "next" not in first
@@ -99,7 +99,7 @@ def test_the_play_turns_command_shows_forty_and_searches_little(
 def test_a_line_too_long_for_games_next_is_answered_with_an_error(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_main(capsys, ["games", "next", "--jsonl"],
-                            "x" * 200_000 + "\nraindrops bw/wb b\n")
+                            "x" * 200_000 + "\nraindrops b./.w b\n")
     assert code == 0
     first, second = (json.loads(line) for line in out.splitlines())
     assert "longer than" in first["error"] and len(first["position"]) <= 100
