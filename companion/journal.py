@@ -306,9 +306,9 @@ class Journal:
             os.fsync(self._fd)
         except OSError as error:
             self._roll_back()
-            raise JournalError(f"not saved, so not played: cannot write to the journal "
-                               f"{self.path} ({error}). Free some space and try again"
-                               ) from None
+            raise JournalError(f"cannot write to the journal {self.path} ({error}): the "
+                               f"action was not saved, so it was not played. Free some "
+                               f"space and try again") from None
         self._size += len(data)
 
     def _roll_back(self) -> None:
@@ -319,9 +319,10 @@ class Journal:
             os.fsync(self._fd)
         except OSError as error:
             LOGGER.error("cannot cut %s back after a failed write: %s", self.path, error)
-            self._broken = (f"not saved, so not played: the journal {self.path} could not "
-                            f"be repaired after a failed write ({error}); quit, free some "
-                            f"space and resume (resume cuts the torn last entry)")
+            self._broken = (f"the journal {self.path} could not be repaired after a failed "
+                            f"write ({error}): the action was not saved, so it was not "
+                            f"played. Quit, free some space and resume (resume cuts the "
+                            f"torn last entry)")
 
     def begin(self, header: dict[str, Any]) -> None:
         """Write the header line (a new journal only). A header with a ``secret``

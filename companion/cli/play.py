@@ -454,7 +454,7 @@ class TerminalSession:
             else:
                 self.say(f"Illegal: {error}")
         except JournalError as error:
-            self.say(f"Not done: the action could not be saved ({error}).")
+            self.say(f"Not saved: {error}")
         except ValueError as error:
             self.say(f"Not understood: {error}")
         except OSError as error:

@@ -140,6 +140,7 @@ def _convert(key: str, raw: str, kind: type) -> Any:
     if kind is int:
         try:
             return parse_count(raw, key)
-        except LimitError as error:
-            raise HouseRulesError(str(error)) from None
+        except LimitError:
+            raise HouseRulesError(f"{key} must be a number (digits 0-9), not "
+                                  f"{raw[:20]!r}") from None
     return raw

@@ -12,7 +12,7 @@ import dataclasses
 
 import chess
 
-from companion.limits import LimitError, parse_count
+from companion.limits import MAX_DIGITS, LimitError, parse_count
 from companion.rules.errors import RfenError
 from companion.rules.letters import (
     BLUE_ORDER,
@@ -111,12 +111,14 @@ def parse_rfen(rfen: str) -> RfenFields:
 
     try:
         halfmove = parse_count(halfmove_part, "the halfmove clock")
-    except LimitError as error:
-        raise RfenError("halfmove", str(error)) from None
+    except LimitError:
+        raise RfenError("halfmove", f"expected a number of at least 0 (at most {MAX_DIGITS} "
+                                    f"digits 0-9), got {halfmove_part[:20]!r}") from None
     try:
         fullmove = parse_count(fullmove_part, "the move number", low=1)
-    except LimitError as error:
-        raise RfenError("fullmove", str(error)) from None
+    except LimitError:
+        raise RfenError("fullmove", f"expected a number of at least 1 (at most {MAX_DIGITS} "
+                                    f"digits 0-9), got {fullmove_part[:20]!r}") from None
 
     return RfenFields(
         placement=placement,
