@@ -28,7 +28,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 MAX_DIGITS = 9
 """The most digits a number of ours may have (no size, count or counter needs more)."""
@@ -124,6 +124,8 @@ def check_json_depth(data: bytes | str, what: str, limit: int = MAX_JSON_DEPTH) 
     recurses and would fail with a RecursionError). Strings are skipped, so brackets
     inside them do not count."""
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    if text.count("[") + text.count("{") <= limit:
+        return  # too few brackets to nest that deep (the usual case, counted fast)
     depth = 0
     in_string = False
     escaped = False
@@ -198,3 +200,18 @@ def bounded_lines(stream: BinaryIO, limit: int = MAX_LINE,
             yield raw.decode("utf-8").strip(), None
         except UnicodeDecodeError:
             yield raw[:60].decode("utf-8", "replace").strip(), "not UTF-8 text"
+
+
+
+def typed_lines(stream: TextIO, limit: int = MAX_LINE) -> Iterator[tuple[str, str | None]]:
+    """:func:`bounded_lines` for what a player types (or a script pipes) on a text
+    stream; one without a byte buffer (a test's ``StringIO``) is read as text."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        yield from bounded_lines(buffer, limit)
+        return
+    for line in stream:
+        if len(line) > limit:
+            yield line[:60].strip(), f"line longer than {limit} characters"
+        else:
+            yield line.strip(), None

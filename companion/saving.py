@@ -23,25 +23,33 @@ FILE_MODE = 0o600
 _NO_LINKS = (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV)
 
 
+def _create(path: Path, text: str) -> None:
+    """``text`` in a new file at ``path`` (``FileExistsError`` if taken), flushed to
+    disk; on any failure the file is removed."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    try:
+        view = memoryview(text.encode("utf-8"))
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise
+    os.close(fd)
+
+
 def _temporary(target: Path, text: str) -> Path:
     """``text`` written and flushed to a new hidden file beside ``target``."""
     for _ in range(100):
         temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
         try:
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+            _create(temporary, text)
         except FileExistsError:
             continue
-        try:
-            view = memoryview(text.encode("utf-8"))
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        except BaseException:
-            os.close(fd)
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-            raise
-        os.close(fd)
+        except OSError as error:  # named after the file meant, not the temporary one
+            raise OSError(error.errno, error.strerror, str(target)) from None
         return temporary
     raise FileExistsError(errno.EEXIST, "cannot make a temporary file", str(target))
 
@@ -60,26 +68,11 @@ def write_new(path: str | os.PathLike[str], text: str) -> Path:
         except OSError as error:
             if error.errno not in _NO_LINKS:
                 raise
-            _copy_new(target, text)  # a file system without hard links
+            _create(target, text)  # a file system without hard links
     finally:
         with contextlib.suppress(OSError):
             temporary.unlink()
     return target
-
-
-def _copy_new(target: Path, text: str) -> None:
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        view = memoryview(text.encode("utf-8"))
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            target.unlink()
-        raise
-    os.close(fd)
 
 
 def write_replacing(path: str | os.PathLike[str], text: str, *,

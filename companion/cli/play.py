@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import queue
 import sys
@@ -27,6 +28,7 @@ from companion.cli.render import render_board, square_names, status_lines
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
 from companion.journal import Journal, JournalError, games_dir
+from companion.limits import typed_lines
 from companion.notation import write_pgn
 from companion.resume import new_game
 from companion.rules import (
@@ -330,9 +332,16 @@ class TerminalSession:
     # Input.
 
     def _read_stdin(self) -> None:
-        for line in sys.stdin:
+        for line, problem in typed_lines(sys.stdin):
+            if problem is not None:
+                self.inbox.put(("call", functools.partial(self._unreadable, problem)))
+                continue
             self.inbox.put(("line", line))
         self.inbox.put(("eof", None))
+
+    def _unreadable(self, problem: str) -> None:
+        self.say(f"Not understood: {problem}.")
+        self.prompt()
 
     def run(self, *, board_spec: str | None = None, keep: tuple[Path, str] | None = None
             ) -> int:
@@ -563,10 +572,13 @@ class TerminalSession:
                 path = Path(target).expanduser()
                 write_new(path, text)
         except FileExistsError:
-            raise ValueError(f"{path} exists already; nothing was written (give a new "
-                             f"file name)") from None
-        except OSError as error:
-            raise ValueError(f"cannot write {path}: {error}; nothing was written") from None
+            self.say(f"Not saved: {path} exists already; nothing was written (give a new "
+                     f"file name).")
+            return
+        except (OSError, ValueError) as error:  # a folder missing, a name with a NUL...
+            self.say(f"Not saved: cannot write {str(path)[:80]!r}: {error}; nothing was "
+                     f"written.")
+            return
         what = "with the decks' order" if decks else "without the decks' order"
         self.say(f"Saved the game as PGN ({what}): {path}")
 

@@ -33,6 +33,7 @@ from companion.games.session import (
     TurnPlayed,
 )
 from companion.journal import Journal, JournalError
+from companion.limits import typed_lines
 from companion.saving import write_new, write_replacing
 
 LOGGER = logging.getLogger(__name__)
@@ -412,13 +413,21 @@ class GamesTerminal:
             self.say(f"Not saved: {error.filename} exists already; nothing was written "
                      f"(give a new file name).")
             return
+        except (OSError, ValueError) as error:  # a folder missing, a name with a NUL...
+            self.say(f"Not saved: cannot write {str(target or 'the record')[:80]!r}: "
+                     f"{error}; nothing was written.")
+            return
         self.say(f"Saved the record as {path}.")
 
     def run(self, lines: TextIO | None = None) -> int:
         source = lines or sys.stdin
         self.draw()
         self.prompt()
-        for line in source:
+        for line, problem in typed_lines(source):
+            if problem is not None:
+                self.say(f"Not understood: {problem}.")
+                self.prompt()
+                continue
             if self.session.clock is not None:
                 self.session.tick()
             try:

@@ -13,7 +13,7 @@ import chess
 from companion.cli import CommandError
 from companion.cli.render import render_board
 from companion.games.record import RecordError, read_record
-from companion.limits import MAX_RECORD_BYTES, LimitError, is_digits, read_file
+from companion.limits import MAX_RECORD_BYTES, LimitError, is_digits, read_file, typed_lines
 from companion.notation import ImportedGame, PgnError, board_from_rfen, decode_pgn, read_pgn
 
 LOGGER = logging.getLogger(__name__)
@@ -110,7 +110,10 @@ def step_through(total: int, show_at: Callable[[int], None], *, every: bool) -> 
     index = 0
     show_at(index)
     print(KEYS)
-    for line in sys.stdin:
+    for line, problem in typed_lines(sys.stdin):
+        if problem is not None:
+            print(f"Not understood: {problem}. {KEYS}")
+            continue
         key = line.strip().lower()
         if key in ("q", "quit"):
             break

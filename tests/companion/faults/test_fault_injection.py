@@ -218,8 +218,9 @@ def test_damage_of_every_kind_never_drops_an_intact_entry(tmp_path: Path) -> Non
         played = resumed.session.turns
         resumed.journal.close()
         assert played == turns[:len(played)], kind
-        if damaged == original:
-            assert played == turns
+        if not resumed.warnings:  # harmless (a checksum's hex digit in capitals), or the
+            # last line deleted (a journal that ended there: nothing says otherwise)
+            assert played == turns or damaged == b"".join(lines[:-1]), kind
             tally["whole"] += 1
             continue
         # Resumed after a cut: at most the last entry lost, and only when the last line
@@ -460,9 +461,9 @@ def test_a_fuzzer_over_every_command_that_reads_text(
                                  f"{stdin!r:.300} raised {error!r:.300}") from error
         assert "Traceback" not in err, (case, args)
         assert code in (0, 2), (case, args, err[-500:])
-        if code:
-            last = err.strip().splitlines()[-1]
-            assert last.startswith("raindrop") or "error:" in last, (case, args, last)
+        if code:  # the error's line (an argument holding an end of line may follow it)
+            assert any(line.startswith("raindrop") or "error:" in line
+                       for line in err.strip().splitlines()), (case, args, err[-500:])
         codes[code] = codes.get(code, 0) + 1
     print(f"fuzz cases: {FUZZ_CASES}, exit statuses {codes}")
     assert codes.get(0) and codes.get(2)

@@ -304,3 +304,16 @@ def test_empty_house_rules_in_a_list_are_refused(capsys: pytest.CaptureFixture[s
                                                   rules: str) -> None:
     code, _, err = run_main(capsys, ["check", RFEN, "--rules", rules])
     assert code == 2 and "empty" in one_line_error(err)
+
+
+@pytest.mark.parametrize("command", [["play", "--game", "dropper", "size=4"],
+                                     ["play", "--board", "none", "--no-color", "--seed", "1"]])
+def test_a_typed_line_too_long_is_refused_and_play_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        command: list[str]) -> None:
+    monkeypatch.setenv("RAINDROP_DATA_DIR", str(tmp_path))
+    first = "a4" if "dropper" in command else "flip"
+    code, out, err = run_main(capsys, command, f"{'x' * 200_000}\n{first}\nquit\n")
+    assert code == 0 and "Traceback" not in err
+    assert "Not understood: line longer than 65536 bytes." in out
+    assert "plays a4" in out or "flips" in out

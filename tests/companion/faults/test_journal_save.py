@@ -66,3 +66,35 @@ def test_raindropchess_save_and_export_never_overwrite_either(
     again = resume(path)
     assert len(again.game.actions()) == 2
     again.journal.close()
+
+
+def test_a_save_without_hard_links_or_with_a_full_disk_leaves_nothing_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    from companion.saving import write_new, write_replacing
+
+    def no_links(*_: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)  # a FAT card: written in place, still new only
+    assert write_new(tmp_path / "a.txt", "record").read_text() == "record"
+    with pytest.raises(FileExistsError):
+        write_new(tmp_path / "a.txt", "other")
+    real_write = os.write
+
+    def full(fd: int, data: bytes) -> int:
+        if os.readlink(f"/proc/self/fd/{fd}").endswith((".tmp", "b.txt")):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(OSError, match="No space"):
+        write_new(tmp_path / "b.txt", "record")
+    with pytest.raises(OSError, match="No space"):
+        write_replacing(tmp_path / "a.txt", "newer")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+    assert (tmp_path / "a.txt").read_text() == "record"
+    with pytest.raises(FileExistsError):
+        write_replacing(tmp_path / "a.txt", "x", never=tmp_path / "a.txt")
