@@ -443,6 +443,9 @@ def test_a_fuzzer_over_every_command_that_reads_text(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAINDROP_DATA_DIR", str(tmp_path / "data"))
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)  # where 'save NAME' writes
     path, _ = _journal(tmp_path / "journal", 4)
     journal = path.read_bytes()
     rng = random.Random(6060)
