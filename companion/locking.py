@@ -11,7 +11,9 @@ stale.
 Who holds it is written beside the journal, in ``NAME.lock`` (its pid, host and
 start time, one JSON object), so that a refused session can name the other; the
 holder removes it when it lets go. A note left by a killed holder is only a note:
-the next session takes the lock and writes its own.
+the next session takes the lock and writes its own, and a refused session ignores a
+note naming a process of this host that is gone (it waits a moment for the holder's
+own note, written just after the lock was taken).
 """
 
 from __future__ import annotations
@@ -45,13 +47,37 @@ def note_path(path: Path) -> Path:
     return path.with_name(path.name + LOCK_SUFFIX)
 
 
-def _holder(path: Path) -> str:
-    """The other session, in words, from its note (or as much as can be said)."""
+NOTE_WAIT = 2.0
+"""How long a refused session waits for the holder's note (written just after it took
+the lock) before it says it cannot tell who holds the journal."""
+
+
+def _read_note(path: Path) -> tuple[int, str, str] | None:
+    """The holder's (pid, host, since), if its note is there, readable and not stale
+    (a note of this host naming a process that is gone was left by a crash)."""
     try:
         note = json.loads(note_path(path).read_text(encoding="utf-8")[:4096])
         pid, host, since = int(note["pid"]), str(note["host"])[:100], str(note["since"])[:40]
     except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if host == socket.gethostname():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except OSError:
+            pass  # alive, another user's
+    return pid, host, since
+
+
+def _holder(path: Path) -> str:
+    """The other session, in words, from its note (or as much as can be said)."""
+    deadline = time.monotonic() + NOTE_WAIT
+    while (note := _read_note(path)) is None and time.monotonic() < deadline:
+        time.sleep(0.02)  # the holder writes its note right after taking the lock
+    if note is None:
         return "another session (it left no note saying which)"
+    pid, host, since = note
     mine = pid == os.getpid() and host == socket.gethostname()
     where = "this program" if mine else "another program"
     return f"{where}: pid {pid} on host {host}, since {since}"
