@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.cli import CommandError
+from companion.cli.play_stones import follow
+from companion.cli.terminal_time import make_now
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.events import ClockTick, Flagged, Redone, Undone
 from companion.games import GameRules, IllegalTurn, OptionError, TurnBuilder
@@ -33,8 +35,9 @@ from companion.games.session import (
     TurnPlayed,
 )
 from companion.journal import Journal, JournalError
-from companion.limits import typed_lines
+from companion.limits import LimitError, parse_decimal, typed_lines
 from companion.saving import write_new, write_replacing
+from companion.sync.stone_session import is_stone_board
 
 LOGGER = logging.getLogger(__name__)
 
@@ -118,10 +121,7 @@ def _advancer(fake: Any) -> Callable[[float], None] | None:
 
 def run_game(args: Any) -> int:
     """``raindrop play --game GAME [KEY=VALUE...]``."""
-    from companion.cli.play import make_now
-
-    followed = args.board is not None and args.board.split(":")[0] in ("camera", "camera-cells",
-                                                                       "serial")
+    followed = args.board is not None and is_stone_board(args.board)
     if args.board not in (None, "none", "sim") and not followed:
         raise CommandError(f"--board {args.board}: {args.game} is played with typed turns "
                            f"or followed with --board camera[:SOURCE] or serial[:PORT] "
@@ -138,8 +138,6 @@ def run_game(args: Any) -> int:
                     if session.options else "") + ". Type 'help' for the commands.")
     try:
         if followed:
-            from companion.cli.play_stones import follow
-
             stop = follow(terminal, args.board)
             try:
                 return terminal.run()
@@ -315,7 +313,7 @@ class GamesTerminal:
         rest = rest.strip()
         try:
             return self._dispatch(command, rest, text)
-        except (IllegalTurn, SessionError) as error:
+        except (IllegalTurn, SessionError, LimitError) as error:
             self.say(f"Not done: {error}")
         except (OSError, JournalError) as error:
             self.say(f"Not saved: {error}")
@@ -377,7 +375,7 @@ class GamesTerminal:
         elif command == "save":
             self.save(rest or None)
         elif command == "_wait" and self.advance is not None:
-            self.advance(float(rest))
+            self.advance(parse_decimal(rest, "the seconds", high=1e7))
         elif session.is_over:
             self.say(f"The game is over ({session.result and session.result.reason}); "
                      f"'save' writes its record, 'quit' leaves.")

@@ -84,7 +84,7 @@ def session_from_contents(contents: JournalContents, *,
     with session.replaying():
         for entry in contents.entries:
             try:
-                session.apply_record(entry)
+                apply_entry(session, entry)
             except ReplayError as error:
                 raise JournalError(f"{file}: entry {entry.get('n')} cannot be replayed "
                                    f"({str(error)[:300]}); the file was left as it is"
@@ -99,6 +99,43 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise TypeError(f"expected a table of names and values, not {value!r:.40}")
     return value
+
+
+def apply_entry(session: GameSession, entry: Mapping[str, Any]) -> None:
+    """Apply one journal entry to ``session`` (inside :meth:`GameSession.replaying`);
+    :class:`ReplayError` if it does not fit, whatever a hand-edited entry holds."""
+    action = entry.get("do")
+    try:
+        if action == "turn":
+            session.play(str(entry["turn"]))
+        elif action == "claim":
+            session.claim(str(entry["claim"]))
+        elif action == "undo":
+            session.undo()
+        elif action == "redo":
+            session.redo()
+        elif action == "offer":
+            session.offer_draw(str(entry["player"]))
+        elif action == "accept":
+            session.accept_draw(str(entry["player"]))
+        elif action == "decline":
+            session.decline_draw(str(entry["player"]))
+        elif action == "resign":
+            session.resign(str(entry["player"]))
+        elif action == "flag":
+            session.flag(str(entry["player"]))
+        elif action == "pause":
+            session.pause()
+        elif action == "continue":
+            session.resume_clock()
+        else:
+            raise ReplayError(f"unknown action {str(action)[:40]!r}")
+        clock = entry.get("clock")
+        if session.clock is not None and isinstance(clock, dict) and not session.is_over:
+            session.clock.restore(clock, running=True)
+    except (KeyError, TypeError, ValueError) as error:  # IllegalTurn, SessionError,
+        # ClockSettingsError, and what a hand-edited entry's wrong types or sizes raise
+        raise ReplayError(f"{str(action)[:40]!r}: {str(error)[:300]}") from None
 
 
 @dataclasses.dataclass(frozen=True)

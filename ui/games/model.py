@@ -25,7 +25,7 @@ from companion.journal import Journal, JournalError
 from companion.saving import write_new
 from ui.games import picking, summary
 from ui.games.geometry import Layout, changed_cells, layout, owners
-from ui.table import format_clock as clock_text
+from ui.table_words import format_clock as clock_text
 
 LOGGER = logging.getLogger(__name__)
 
