@@ -39,6 +39,10 @@ class IllegalTurn(ValueError):
     """A turn (or step) that is not legal here; the message names the bad part."""
 
 
+MAX_OPTION_TEXT = 100
+"""The longest value an option may be given (no option needs more than a few characters)."""
+
+
 class TooManyTurns(ValueError):
     """A listing (turns, successors) went past the limit it was given; nothing more is
     searched. The message says the limit."""
@@ -277,13 +281,16 @@ class RulesBase(ABC, Generic[P]):
         if unknown:
             known = ", ".join(sorted(self.options)) or "none"
             raise OptionError(
-                f"{self.name}: unknown option {unknown[0]!r} (options: {known})")
+                f"{self.name}: unknown option {unknown[0][:40]!r} (options: {known})")
         values: dict[str, str] = {}
         for key, option in self.options.items():
             value = given.get(key, option.default)
             if value is None:
                 continue
             value = str(value).strip()
+            if len(value) > MAX_OPTION_TEXT:
+                raise OptionError(f"{self.name}: the value of {key} is {len(value)} characters "
+                                  f"long; at most {MAX_OPTION_TEXT}")
             if option.choices is not None and value not in option.choices:
                 raise OptionError(
                     f"{self.name}: {key}={value!r} is not allowed "

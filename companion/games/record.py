@@ -81,10 +81,10 @@ def parse_options(words: list[str] | str) -> dict[str, str]:
     for word in items:
         key, sep, value = word.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise OptionError(f"options are KEY=VALUE, not {word!r}")
+            raise OptionError(f"options are KEY=VALUE, not {word[:60]!r}")
         key = key.strip().lower()
         if key in options:
-            raise OptionError(f"option {key!r} is given twice")
+            raise OptionError(f"option {key[:40]!r} is given twice")
         options[key] = value.strip()
     return options
 
