@@ -69,8 +69,8 @@ class ClockSettings:
                 f"e.g. 10+5), MINUTESdSECONDS (delay, e.g. 5d3) or MINUTES")
         minutes, kind, seconds = match.groups()
         try:
-            base = parse_decimal(minutes, "the minutes", high=MAX_BASE / 60, digits=6)
-            extra = parse_decimal(seconds, "the seconds", high=MAX_EXTRA,
+            base = parse_decimal(minutes, "the number of minutes", high=MAX_BASE / 60, digits=6)
+            extra = parse_decimal(seconds, "the number of seconds", high=MAX_EXTRA,
                                   digits=6) if seconds else 0.0
         except LimitError as error:
             raise ClockSettingsError(f"the time control {text[:40]!r}: {error}") from None

@@ -38,6 +38,7 @@ import logging
 import os
 import re
 import secrets
+import shlex
 import stat
 import time
 import zlib
@@ -458,8 +459,12 @@ def _contents(file: Path, data: bytes) -> JournalContents:
         rest = data[position:]
         damaged_inside = not _torn_last_entry(rest)
         if damaged_inside:
-            problem += (", and intact entries follow it" if _holds_an_entry(rest)
-                        else ", and more lines follow it")
+            if _holds_an_entry(rest):
+                problem += ", and intact entries follow it"
+            elif b"\n" in rest[:-1]:
+                problem += ", and more lines follow it"
+            else:
+                problem += f", and it is longer than any entry ({MAX_ENTRY_BYTES} bytes)"
         problem += f"; {len(rest)} bytes after entry {len(entries)} were not read"
     return JournalContents(file, header, tuple(entries), position, len(data), problem,
                            damaged_inside)
@@ -567,7 +572,8 @@ def reopen(path: str | os.PathLike[str], prepare: Callable[[JournalContents], T]
                 f"away more than a torn last entry, so nothing was resumed and the file was "
                 f"left as it is. Repair line {good + 2} by hand (each line after the first "
                 f"is one entry, numbered in order), or resume from entry {good}, cutting "
-                f"the rest: raindrop resume --cut (the whole file is kept aside first)")
+                f"the rest: raindrop resume --cut {shlex.quote(str(file))} (the whole file "
+                f"is kept aside first)")
         prepared = prepare(contents)
         key = load_key(file, contents.header)
         if contents.problem is not None:
@@ -578,7 +584,7 @@ def reopen(path: str | os.PathLike[str], prepare: Callable[[JournalContents], T]
             message = (f"{file}: {contents.problem}. The game was resumed from entry "
                        f"{len(contents.entries)}{asked}; the damaged original was kept as "
                        f"{aside.name}.")
-            LOGGER.warning("%s", message)
+            LOGGER.info("%s", message)  # the caller shows the warning to the player
             warnings.append(message)
     except BaseException:
         locking.release(file)

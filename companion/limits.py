@@ -22,11 +22,12 @@ So, before a text becomes a number, a parsed structure or a listing:
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -85,6 +86,20 @@ def parse_count(text: str, what: str, *, low: int = 0, high: int | None = None,
         upper = "" if high is None else f" to {high}"
         raise LimitError(f"{what} must be from {low}{upper}, not {value}")
     return value
+
+
+def count_arg(what: str, *, low: int = 0, high: int,
+              digits: int = MAX_DIGITS) -> Callable[[str], int]:
+    """An ``argparse`` type: :func:`parse_count` of the option's text, its
+    :class:`LimitError` turned into argparse's one-line usage error."""
+
+    def parse(text: str) -> int:
+        try:
+            return parse_count(text.strip(), what, low=low, high=high, digits=digits)
+        except LimitError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
 
 
 def parse_decimal(text: str, what: str, *, low: float = 0.0, high: float,

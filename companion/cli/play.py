@@ -27,7 +27,7 @@ from companion.cli.terminal_time import FakeClock, make_now
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
 from companion.journal import Journal, JournalError, games_dir
-from companion.limits import parse_count, parse_decimal, typed_lines
+from companion.limits import count_arg, parse_count, parse_decimal, typed_lines
 from companion.notation import write_pgn
 from companion.resume import new_game
 from companion.rules import (
@@ -107,13 +107,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("options", nargs="*", metavar="KEY=VALUE",
                         help="with --game: the game's named options ('raindrop games options "
                              "GAME')")
-    parser.add_argument("--seed", type=int, help="shuffle the decks reproducibly from this "
-                                                  "number (default: a secure random shuffle)")
+    parser.add_argument("--seed", type=count_arg("the seed", high=2**63 - 1, digits=19),
+                        metavar="SEED", help="shuffle the decks reproducibly from this "
+                                             "number (default: a secure random shuffle)")
     parser.add_argument("--clock", metavar="MIN+SEC",
                         help="a chess clock: minutes each plus a Fischer increment "
                              "(10+5), or a simple delay (10d5)")
     rules = parser.add_argument_group("house rules")
-    rules.add_argument("--jokers", type=int, choices=(0, 1, 2), default=0, metavar="N",
+    rules.add_argument("--jokers", type=count_arg("the number of jokers", high=2), default=0,
+                       metavar="N",
                        help=EXPLANATIONS["jokers_per_deck"] + " Default 0.")
     rules.add_argument("--joker-effect", choices=JOKER_EFFECT_CHOICES, default="extra_turn",
                        help=EXPLANATIONS["joker_effect"] + " Default extra_turn.")

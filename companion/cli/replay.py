@@ -13,7 +13,14 @@ import chess
 from companion.cli import CommandError
 from companion.cli.render import render_board
 from companion.games.record import RecordError, read_record
-from companion.limits import MAX_RECORD_BYTES, LimitError, is_digits, read_file, typed_lines
+from companion.limits import (
+    MAX_RECORD_BYTES,
+    LimitError,
+    count_arg,
+    is_digits,
+    read_file,
+    typed_lines,
+)
 from companion.notation import ImportedGame, PgnError, board_from_rfen, decode_pgn, read_pgn
 
 LOGGER = logging.getLogger(__name__)
@@ -29,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "records.md) turn by turn. " + KEYS)
     parser.add_argument("pgn", help="the PGN file (UTF-8, or Latin-1 as the PGN standard "
                                      "has it)")
-    parser.add_argument("--game", type=int, default=1, metavar="N",
+    parser.add_argument("--game", type=count_arg("the game's number", low=1, high=10**6),
+                        default=1, metavar="N",
                         help="which game of a file holding several (default: the first)")
     parser.add_argument("--all", action="store_true", help="print every position and exit")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours")

@@ -317,3 +317,18 @@ def test_a_typed_line_too_long_is_refused_and_play_goes_on(
     assert code == 0 and "Traceback" not in err
     assert "Not understood: line longer than 65536 bytes." in out
     assert "plays a4" in out or "flips" in out
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "--seed", BIG], ["play", "--seed", "８"], ["play", "--jokers", BIG],
+    ["play", "--jokers", "3"], ["replay", "--game", BIG, "x.pgn"],
+])
+def test_numeric_options_are_bounded_with_a_short_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str]) -> None:
+    monkeypatch.setenv("RAINDROP_DATA_DIR", str(tmp_path))
+    code, _, err = run_main(capsys, args, "quit\n")
+    assert code == 2 and "Traceback" not in err
+    error = err.strip().splitlines()[-1]
+    assert f"argument {args[1]}" in error and len(error) < 200, error
+    assert not list(tmp_path.rglob("*.rdj"))

@@ -13,7 +13,7 @@ import pytest
 from fault_helpers import dropper_journal, one_line_error, run_main
 
 from companion.games.resume import resume_session
-from companion.journal import JournalError
+from companion.journal import MAX_ENTRY_BYTES, JournalError
 
 TURNS = ("a4", "a4>b3+d1", "a4>b4+d4", "b3>c2+a1", "b4>c4", "c2>c1")
 
@@ -79,7 +79,7 @@ def test_damage_that_would_drop_intact_entries_is_refused_unchanged(
         resume_session(path)
     message = str(caught.value)
     assert f"entry {entry} is damaged (line {entry + 1})" in message
-    assert "left as it is" in message and "--cut" in message
+    assert "left as it is" in message and f"raindrop resume --cut {path}" in message
     code, _, err = run_main(capsys, ["resume", str(path)], "quit\n")
     assert code == 2 and f"entry {entry}" in one_line_error(err)
     assert path.read_bytes() == before
@@ -119,3 +119,12 @@ def test_cut_resumes_from_the_last_good_entry_keeping_the_original(
     resumed = resume_session(path)
     assert resumed.session.turns == list(TURNS[:5])
     resumed.journal.close()
+
+
+def test_an_endless_last_line_is_not_taken_for_a_torn_entry(tmp_path: Path) -> None:
+    path = dropper_journal(tmp_path, *TURNS)
+    path.write_bytes(path.read_bytes() + b"x" * (MAX_ENTRY_BYTES + 1))
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="longer than any entry"):
+        resume_session(path)
+    assert path.read_bytes() == before
