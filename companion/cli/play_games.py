@@ -37,6 +37,8 @@ from companion.games.session import (
     TurnPlayed,
 )
 from companion.journal import Journal, JournalError
+from companion.limits import LimitError, parse_decimal, typed_lines
+from companion.saving import write_new, write_replacing
 from companion.sync.stone_session import is_stone_board
 
 LOGGER = logging.getLogger(__name__)
@@ -90,9 +92,10 @@ def start_session(game: str, option_words: list[str], *, clock_text: str | None,
         raise CommandError(f"cannot create the game's journal: {error}") from None
 
 
-def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None) -> int:
+def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None,
+                cut: bool = False) -> int:
     """``raindrop resume`` of an abstract game's journal."""
-    resumed = resume_session(path, now=now)
+    resumed = resume_session(path, now=now, cut=cut)
     terminal = GamesTerminal(resumed.session, journal_path=resumed.journal.path,
                              advance=_advancer(fake))
     for warning in resumed.warnings:
@@ -103,7 +106,10 @@ def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None)
     turns = session.turns
     if turns:
         terminal.say("Turns: " + " ".join(turns[-12:]) + (" ..." if len(turns) > 12 else ""))
-    return terminal.run()
+    try:
+        return terminal.run()
+    finally:
+        resumed.journal.close()
 
 
 def _advancer(fake: Any) -> Callable[[float], None] | None:
@@ -133,13 +139,16 @@ def run_game(args: Any) -> int:
     terminal.say(f"New game of {session.rules.title}"
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")
-    if followed:
-        stop = follow(terminal, args.board)
-        try:
-            return terminal.run()
-        finally:
-            stop()
-    return terminal.run()
+    try:
+        if followed:
+            stop = follow(terminal, args.board)
+            try:
+                return terminal.run()
+            finally:
+                stop()
+        return terminal.run()
+    finally:
+        journal.close()
 
 
 class GamesTerminal:
@@ -246,6 +255,7 @@ class GamesTerminal:
         self.say(f"{builder.message}. Next steps: {shown}{more}")
 
     def show_turns(self) -> None:
+        """The first turns, worked out lazily: only as many as are shown."""
         found = list(itertools.islice(self.rules.turns(self.session.position), LIST_LIMIT + 1))
         if not found:
             self.say("No legal turn.")
@@ -308,7 +318,7 @@ class GamesTerminal:
         rest = rest.strip()
         try:
             return self._dispatch(command, rest, text)
-        except (IllegalTurn, SessionError) as error:
+        except (IllegalTurn, SessionError, LimitError) as error:
             self.say(f"Not done: {error}")
         except (OSError, JournalError) as error:
             self.say(f"Not saved: {error}")
@@ -373,7 +383,7 @@ class GamesTerminal:
         elif command == "save":
             self.save(rest or None)
         elif command == "_wait" and self.advance is not None:
-            self.advance(float(rest))
+            self.advance(parse_decimal(rest, "the seconds", high=1e7))
         elif session.is_over:
             self.say(f"The game is over ({session.result and session.result.reason}); "
                      f"'save' writes its record, 'quit' leaves.")
@@ -394,22 +404,36 @@ class GamesTerminal:
             self.say("draw [offer|accept|decline]")
 
     def save(self, target: str | None) -> None:
-        if target is not None:
-            path = Path(target)
-        elif self.journal_path is not None:
-            path = self.journal_path.with_suffix(".txt")
-        else:
-            raise SessionError("name a file: save FILE")
-        temporary = path.with_name(path.name + ".tmp")
-        temporary.write_text(write_record(self.session), encoding="utf-8")
-        temporary.replace(path)  # never a half-written record in place of a good one
+        """``save FILE`` writes a new file only; plain ``save`` keeps the record beside
+        the journal up to date (never the journal itself)."""
+        text = write_record(self.session)
+        try:
+            if target is not None:
+                path = write_new(Path(target).expanduser(), text)
+            elif self.journal_path is not None:
+                path = write_replacing(self.journal_path.with_suffix(".txt"), text,
+                                       never=self.journal_path)
+            else:
+                raise SessionError("name a file: save FILE")
+        except FileExistsError as error:
+            self.say(f"Not saved: {error.filename} exists already; nothing was written "
+                     f"(give a new file name).")
+            return
+        except (OSError, ValueError) as error:  # a folder missing, a name with a NUL...
+            self.say(f"Not saved: cannot write {str(target or 'the record')[:80]!r}: "
+                     f"{error}; nothing was written.")
+            return
         self.say(f"Saved the record as {path}.")
 
     def run(self, lines: TextIO | None = None) -> int:
         source = lines or sys.stdin
         self.draw()
         self.prompt()
-        for line in source:
+        for line, problem in typed_lines(source):
+            if problem is not None:
+                self.say(f"Not understood: {problem}.")
+                self.prompt()
+                continue
             if self.session.clock is not None:
                 self.session.tick()
             try:
