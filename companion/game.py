@@ -857,6 +857,19 @@ class Game:
         ``None`` stops recording."""
         self._journal = journal
 
+    @property
+    def journal(self) -> JournalWriter | None:
+        """Where the game records its actions (``None``: nowhere)."""
+        return self._journal
+
+    def close_journal(self) -> None:
+        """Stop recording and let go of the journal (its file and its lock), when the
+        session playing this game ends."""
+        journal, self._journal = self._journal, None
+        close = getattr(journal, "close", None)
+        if close is not None:
+            close()
+
     @contextmanager
     def replaying(self) -> Iterator[None]:
         """Apply recorded entries without journaling, events or time checks."""

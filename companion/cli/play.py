@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import os
+import functools
 import queue
 import sys
 import threading
@@ -33,7 +33,8 @@ from companion.cli.render import render_board, square_names, status_lines
 from companion.cli.terminal_time import FakeClock, make_now
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
-from companion.journal import Journal, JournalError, games_dir, write_private
+from companion.journal import Journal, JournalError, games_dir
+from companion.limits import count_arg, parse_count, parse_decimal, typed_lines
 from companion.notation import write_pgn
 from companion.resume import new_game
 from companion.rules import (
@@ -45,6 +46,7 @@ from companion.rules import (
     parse_card_letter,
 )
 from companion.rules.house import FAILED_RESCUE_CHOICES, JOKER_EFFECT_CHOICES, TOUCH_MOVE_CHOICES
+from companion.saving import write_new, write_replacing
 from companion.sensors.source import (
     BoardSourceError,
     PostedSource,
@@ -136,13 +138,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("options", nargs="*", metavar="KEY=VALUE",
                         help="with --game: the game's named options ('raindrop games options "
                              "GAME')")
-    parser.add_argument("--seed", type=int, help="shuffle the decks reproducibly from this "
-                                                  "number (default: a secure random shuffle)")
+    parser.add_argument("--seed", type=count_arg("the seed", high=2**63 - 1, digits=19),
+                        metavar="SEED", help="shuffle the decks reproducibly from this "
+                                             "number (default: a secure random shuffle)")
     parser.add_argument("--clock", metavar="MIN+SEC",
                         help="a chess clock: minutes each plus a Fischer increment "
                              "(10+5), or a simple delay (10d5)")
     rules = parser.add_argument_group("house rules")
-    rules.add_argument("--jokers", type=int, choices=(0, 1, 2), default=0, metavar="N",
+    rules.add_argument("--jokers", type=count_arg("the number of jokers", high=2), default=0,
+                       metavar="N",
                        help=EXPLANATIONS["jokers_per_deck"] + " Default 0.")
     rules.add_argument("--joker-effect", choices=JOKER_EFFECT_CHOICES, default="extra_turn",
                        help=EXPLANATIONS["joker_effect"] + " Default extra_turn.")
@@ -374,7 +378,7 @@ class TerminalSession:
         self.changed = False
 
     def prompt(self) -> None:
-        side = chess.COLOR_NAMES[self.game.turn] if not self.game.is_over else "over"
+        side: str = chess.COLOR_NAMES[self.game.turn] if not self.game.is_over else "over"
         if side != "over" and self.companion.runner.companion_to_act():
             side = "(the companion's turn)"   # undo, resign, help... still work
         print(f"{side}> ", end="", file=self.out, flush=True)
@@ -383,9 +387,16 @@ class TerminalSession:
     # Input.
 
     def _read_stdin(self) -> None:
-        for line in sys.stdin:
+        for line, problem in typed_lines(sys.stdin):
+            if problem is not None:
+                self.inbox.put(("call", functools.partial(self._unreadable, problem)))
+                continue
             self.inbox.put(("line", line))
         self.inbox.put(("eof", None))
+
+    def _unreadable(self, problem: str) -> None:
+        self.say(f"Not understood: {problem}.")
+        self.prompt()
 
     def run(self, *, board_spec: str | None = None, keep: tuple[Path, str] | None = None
             ) -> int:
@@ -548,11 +559,11 @@ class TerminalSession:
                     raise IllegalActionError("remove needs one square, e.g. remove e5")
                 self.remove_piece(self.square_arg(args[0]))
             elif command == "choose" and self.board_session is not None:
-                self.board_session.choose(int(args[0]) if args else 0)
+                self.board_session.choose(parse_count(args[0], "the choice") if args else 0)
             elif command == "takeback" and self.board_session is not None:
                 self.board_session.accept_takeback()
             elif command == "_wait" and self.fake is not None:
-                self.fake.value += float(args[0])
+                self.fake.value += parse_decimal(args[0], "the seconds", high=1e7)
             elif (self.game.pending is not None and self.game.pending.upper() == "J"
                   and len(text) in (2, 3) and text[-2:].lower() in chess.SQUARE_NAMES):
                 self.remove_piece(chess.parse_square(text[-2:].lower()))
@@ -567,7 +578,7 @@ class TerminalSession:
             else:
                 self.say(f"Illegal: {error}")
         except JournalError as error:
-            self.say(f"Not done: the action could not be saved ({error}).")
+            self.say(f"Not saved: {error}")
         except ValueError as error:
             self.say(f"Not understood: {error}")
         except OSError as error:
@@ -671,24 +682,26 @@ class TerminalSession:
                                      "writes the game without it)")
         text = write_pgn(self.game, include_decks=decks)
         suffix = "-export.pgn" if decks else ".pgn"
-        if target is None:
-            if self.journal is not None:
-                path = self.journal.path.with_name(self.journal.path.stem + suffix)
+        try:
+            if target is None:
+                if self.journal is not None:
+                    path = self.journal.path.with_name(self.journal.path.stem + suffix)
+                else:
+                    path = games_dir() / f"game{suffix}"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_replacing(path, text,
+                                never=self.journal.path if self.journal is not None else None)
             else:
-                path = games_dir() / f"game{suffix}"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temp = path.with_name(path.name + ".tmp")
-            write_private(temp, text, exclusive=False)
-            os.replace(temp, path)
-        else:
-            path = Path(target).expanduser()
-            try:
-                write_private(path, text, exclusive=True)
-            except FileExistsError:
-                raise ValueError(f"{path} exists already; nothing was written (give a new "
-                                 f"file name)") from None
-            except OSError as error:
-                raise ValueError(f"cannot write {path}: {error}") from None
+                path = Path(target).expanduser()
+                write_new(path, text)
+        except FileExistsError:
+            self.say(f"Not saved: {path} exists already; nothing was written (give a new "
+                     f"file name).")
+            return
+        except (OSError, ValueError) as error:  # a folder missing, a name with a NUL...
+            self.say(f"Not saved: cannot write {str(path)[:80]!r}: {error}; nothing was "
+                     f"written.")
+            return
         what = "with the decks' order" if decks else "without the decks' order"
         self.say(f"Saved the game as PGN ({what}): {path}")
 

@@ -46,6 +46,8 @@ from companion.games.session import (
     TurnPlayed,
 )
 from companion.journal import Journal, JournalError
+from companion.limits import LimitError, parse_decimal, typed_lines
+from companion.saving import write_new, write_replacing
 from companion.sync.stone_session import is_stone_board
 from companion.table import words as sentences
 from companion.table.games_table import GamesTable, seat_names
@@ -122,10 +124,10 @@ def start_session(game: str, option_words: list[str], *, clock_text: str | None,
 
 
 def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None,
-                board: str | None = None, voice: bool = False) -> int:
+                board: str | None = None, voice: bool = False, cut: bool = False) -> int:
     """``raindrop resume`` of an abstract game's journal (who sits where, the hint limit
     and the hints used come back from it)."""
-    resumed = resume_session(path, now=now)
+    resumed = resume_session(path, now=now, cut=cut)
     terminal = GamesTerminal(resumed.session, journal_path=resumed.journal.path,
                              advance=_advancer(fake), voice=voice)
     for warning in resumed.warnings:
@@ -136,7 +138,10 @@ def resume_game(path: str | Path, *, now: Callable[[], float], fake: Any = None,
     turns = session.turns
     if turns:
         terminal.say("Turns: " + " ".join(turns[-12:]) + (" ..." if len(turns) > 12 else ""))
-    return play_on(terminal, board or "none")
+    try:
+        return play_on(terminal, board or "none")
+    finally:
+        resumed.journal.close()
 
 
 def _advancer(fake: Any) -> Callable[[float], None] | None:
@@ -166,7 +171,10 @@ def run_game(args: Any) -> int:
     terminal.say(f"New game of {session.rules.title}"
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")
-    return play_on(terminal, board)
+    try:
+        return play_on(terminal, board)
+    finally:
+        journal.close()
 
 
 def check_board(board: str, game: str) -> None:
@@ -334,6 +342,7 @@ class GamesTerminal:
         self.say(f"{builder.message}. Next steps: {shown}{more}")
 
     def show_turns(self) -> None:
+        """The first turns, worked out lazily: only as many as are shown."""
         found = list(itertools.islice(self.rules.turns(self.session.position), LIST_LIMIT + 1))
         if not found:
             self.say("No legal turn.")
@@ -403,7 +412,7 @@ class GamesTerminal:
         before = self.game_state()
         try:
             return self._dispatch(command, rest, text)
-        except (IllegalTurn, SessionError, TableError) as error:
+        except (IllegalTurn, SessionError, TableError, LimitError) as error:
             self.say(f"Not done: {error}")
         except (OSError, JournalError) as error:
             self.say(f"Not saved: {error}")
@@ -488,7 +497,7 @@ class GamesTerminal:
         elif command == "save":
             self.save(rest or None)
         elif command == "_wait" and self.advance is not None:
-            self.advance(float(rest))
+            self.advance(parse_decimal(rest, "the seconds", high=1e7))
         elif command == "make" and self.sim is not None:
             self.sim.set_cells(session.position.cells())
         elif command == "review":
@@ -523,15 +532,25 @@ class GamesTerminal:
             self.say("draw [offer|accept|decline]")
 
     def save(self, target: str | None) -> None:
-        if target is not None:
-            path = Path(target)
-        elif self.journal_path is not None:
-            path = self.journal_path.with_suffix(".txt")
-        else:
-            raise SessionError("name a file: save FILE")
-        temporary = path.with_name(path.name + ".tmp")
-        temporary.write_text(write_record(self.session), encoding="utf-8")
-        temporary.replace(path)  # never a half-written record in place of a good one
+        """``save FILE`` writes a new file only; plain ``save`` keeps the record beside
+        the journal up to date (never the journal itself)."""
+        text = write_record(self.session)
+        try:
+            if target is not None:
+                path = write_new(Path(target).expanduser(), text)
+            elif self.journal_path is not None:
+                path = write_replacing(self.journal_path.with_suffix(".txt"), text,
+                                       never=self.journal_path)
+            else:
+                raise SessionError("name a file: save FILE")
+        except FileExistsError as error:
+            self.say(f"Not saved: {error.filename} exists already; nothing was written "
+                     f"(give a new file name).")
+            return
+        except (OSError, ValueError) as error:  # a folder missing, a name with a NUL...
+            self.say(f"Not saved: cannot write {str(target or 'the record')[:80]!r}: "
+                     f"{error}; nothing was written.")
+            return
         self.say(f"Saved the record as {path}.")
 
     def run(self, lines: TextIO | None = None) -> int:
@@ -540,8 +559,8 @@ class GamesTerminal:
         source = lines or sys.stdin
 
         def read() -> None:
-            for line in source:
-                self.inbox.put(("line", line))
+            for line, problem in typed_lines(source):   # a line too long: a problem
+                self.inbox.put(("line", line) if problem is None else ("problem", problem))
             self.inbox.put(("eof", None))
 
         threading.Thread(target=read, name="stdin", daemon=True).start()
@@ -578,6 +597,9 @@ class GamesTerminal:
                 if kind == "call":
                     with self.call_lock:
                         value()
+                elif kind == "problem":
+                    self.prompt_open = False
+                    self.say(f"Not understood: {value}.")
                 else:
                     self.prompt_open = False
                     try:

@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import argparse
 import logging
-import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from companion.cli import CommandError
 from companion.cli.companion_terminal import playouts_option
+from companion.cli.replay import read
 from companion.engine.contract import Budget
 from companion.engine.levels import DEFAULT_LEVEL, Level, LevelError, level
 from companion.games.record import RecordError, read_record
 from companion.games.resume import is_games_journal, session_from_contents
 from companion.journal import JournalError, read_entries
+from companion.limits import LimitError, count_arg, parse_decimal
 from companion.notation import PgnError, decode_pgn, read_pgn
 from companion.resume import game_from_contents, read_journal
 from companion.table.review import (
@@ -53,7 +54,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "mistake from 10%%, blunder from 20%%) and shows the better turn. It "
                     "takes about SECONDS times the number of turns.")
     parser.add_argument("file", help="a PGN, a record (.txt) or a journal (.rdj)")
-    parser.add_argument("--game", type=_count, default=1, metavar="N",
+    parser.add_argument("--game", type=count_arg("the game's number", low=1, high=10**6),
+                        default=1, metavar="N",
                         help="which game of a PGN file holding several (default: the first)")
     parser.add_argument("--level", type=_level, default=level(DEFAULT_LEVEL), metavar="N",
                         help=f"the engine's level 1-5 for the review (default "
@@ -64,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--playouts", type=playouts_option, metavar="N",
                         help="search N playouts a position instead of a time: the same "
                              "review on any machine")
-    parser.add_argument("--seed", type=_whole, default=0, metavar="N",
+    parser.add_argument("--seed", type=count_arg("the seed", high=2**63 - 1, digits=19),
+                        default=0, metavar="N",
                         help="the engine's seed (default 0)")
     parser.set_defaults(func=run)
 
@@ -103,12 +106,7 @@ def load_timeline(path: str, number: int = 1) -> Timeline:
     """The game in ``path`` (PGN, record or journal) as the review reads it; a
     :class:`CommandError` naming what is wrong with the file."""
     file = Path(path)
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise CommandError(f"no such file: {file}") from None
-    except OSError as error:
-        raise CommandError(f"cannot read {file}: {error}") from None
+    data = read(path)   # a regular file, bounded; CommandError naming the problem
     if b"\0" in data:
         raise CommandError(f"{file} is not a text file, so not a game's PGN, record or "
                            f"journal")
@@ -153,20 +151,6 @@ def _progress_on(stream: object) -> Callable[[int, int], None] | None:
     return show
 
 
-def _whole(text: str) -> int:
-    value = text.strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > 9:
-        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}")
-    return int(value)
-
-
-def _count(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a number from 1, not {text!r}")
-    return value
-
-
 def _level(text: str) -> Level:
     try:
         return level(text)
@@ -176,10 +160,9 @@ def _level(text: str) -> Level:
 
 def _seconds(text: str) -> float:
     try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not 0 < value <= MAX_REVIEW_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"seconds must be more than 0 and at most {MAX_REVIEW_SECONDS:g}, not {text!r}")
+        value = parse_decimal(text, "the seconds", high=MAX_REVIEW_SECONDS)
+    except LimitError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"the seconds must be more than 0, not {text.strip()}")
     return value

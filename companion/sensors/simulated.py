@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 
 import chess
 
+from companion.limits import is_digits
 from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse, PieceColor
 from companion.sensors.source import (
     BoardSourceError,
@@ -646,7 +647,7 @@ def _cmd_bounce(board: SimulatedBoard, args: list[str]) -> str:
     _need(args, 1, 2, "bounce SQ [N]")
     times = 2
     if len(args) == 2:
-        if not args[1].isdigit() or not 0 < int(args[1]) <= 20:
+        if not is_digits(args[1]) or not 0 < int(args[1]) <= 20:
             raise SimulationError("N must be a number from 1 to 20")
         times = int(args[1])
     board.bounce(_square(args[0]), times)

@@ -118,6 +118,11 @@ def test_bad_files_get_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert len(out.strip().splitlines()) == 1 and "Traceback" not in out
 
 
+def test_a_folder_is_not_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_main(capsys, "review", str(tmp_path))
+    assert code == 2 and out.startswith("raindrop: ") and len(out.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("option", [["--seconds", "0"], ["--seconds", "nan"],
                                     ["--playouts", "0"], ["--level", "9"], ["--game", "0"]])
 def test_bad_budgets_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
