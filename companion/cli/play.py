@@ -22,6 +22,7 @@ import chess
 
 from companion import events
 from companion.cli import CommandError
+from companion.cli.hint import Hinter
 from companion.cli.keep_options import add_keep_options, keep_option
 from companion.cli.render import render_board, square_names, status_lines
 from companion.clock import ClockSettings, ClockSettingsError
@@ -52,6 +53,8 @@ Commands (one per line):
                        deck, shuffled (never once the game is over)
   redo                 play again a move taken back
   verdict, verify      is it checkmate? the leaflet's four conditions explained
+  hint [LEVEL]         the engine's suggestion and the chance it gives (level 1-5,
+                       default 3); it thinks while you type
   moves                list the legal moves
   draw                 claim a draw if you can, else accept an offer, else offer one
   draw offer|accept|decline|claim [white|black]
@@ -244,6 +247,7 @@ class TerminalSession:
         self.last = chess.SquareSet()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.board_session: Any = None
+        self.hinter = Hinter(lambda call: self.inbox.put(("call", call)), self.say)
         self.sim: Any = None
         self.quiet = False  # the simulated board acts for a typed command: no chatter
         game.subscribe(self.on_event)
@@ -349,6 +353,7 @@ class TerminalSession:
                     self.tick()
                     continue
                 if kind == "eof":
+                    self.hinter.finish(self.game)
                     self.say()
                     self.say_saved()
                     return 0
@@ -412,6 +417,8 @@ class TerminalSession:
                     self.game.redo()
             elif command in ("verdict", "verify"):
                 self.say(self.game.mate_verdict().explain())
+            elif command == "hint":
+                self.hinter.ask(self.game, args)
             elif command == "moves":
                 self.show_moves()
             elif command == "draw":

@@ -1,0 +1,353 @@
+"""The Raindropchess engine's strength and speed, in whole games judged by a referee.
+
+    python benchmarks/bench_engine_raindropchess.py --pairing L3:material --games 40
+    python benchmarks/bench_engine_raindropchess.py --pairing L1:random --games 40
+    python benchmarks/bench_engine_raindropchess.py --pairing L5:L1 --games 20
+    python benchmarks/bench_engine_raindropchess.py --pairing L3:hobby --games 60
+    python benchmarks/bench_engine_raindropchess.py --timed --games 4
+    python benchmarks/bench_engine_raindropchess.py --smoke        # every house rule
+    python benchmarks/bench_engine_raindropchess.py --calibrate
+
+Each game is played by :class:`~raindrop_referee.Referee`, which holds both
+secret decks (shuffled from the game's recorded seed), deals the cards and
+checks every turn with its own rules; the players see only the RFEN. Games
+come in pairs on the same decks with the colours swapped. The score is the
+first player's, with a 95% interval from the spread of the pairs' scores.
+
+Strength runs use node budgets (``--budget nodes``, the default): each level
+searches as many nodes as its time cap gives on an idle core of the machine
+the calibration was made on (:data:`LEVEL_NODES`), so a busy machine changes
+how long a game takes but not how it is played, and every game replays from
+its seed. ``--timed`` plays at the real time caps and reports each level's
+longest turn against its cap plus 10%. ``--budget time`` plays the pairing at
+the real caps instead. ``--log FILE`` appends one JSON line per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from raindrop_players import (  # noqa: E402
+    EnginePlayer,
+    HobbyPlayer,
+    MaterialPlayer,
+    Player,
+    RandomPlayer,
+)
+from raindrop_mcts import MctsPlayer  # noqa: E402
+from raindrop_referee import IllegalTurn, Referee, RefereeRules  # noqa: E402
+
+from companion.engine.contract import Budget  # noqa: E402
+from companion.engine.levels import LEVELS  # noqa: E402
+from companion.engine.raindropchess.engine import RaindropchessEngine  # noqa: E402
+from companion.rules import HouseRules  # noqa: E402
+
+LEVEL_NODES = {1: 6500, 2: 32000, 3: 130000, 4: 325000, 5: 975000}
+"""Nodes a turn per level: each level's time cap times the engine's node rate on an idle
+core here (``--calibrate``; see docs/engine.md)."""
+
+HOBBY_NODES = 92_000
+"""The hobby engine's nodes for level 3's time (2 s), by ``--calibrate``."""
+
+MCTS_NODES = 20_000
+"""MCTS leaves for level 3's time (2 s), by ``--calibrate``."""
+
+SMOKE_RULES = (
+    "",
+    "jokers_per_deck=1,joker_effect=extra_turn",
+    "jokers_per_deck=2,joker_effect=extra_turn",
+    "jokers_per_deck=1,joker_effect=remove_piece",
+    "jokers_per_deck=2,joker_effect=remove_piece,failed_rescue=return",
+    "failed_rescue=return",
+    "coloured_bishop_cards=true",
+    "blue_returns_when_captured=true,blue_pieces=QN",
+)
+
+
+@dataclass
+class GameRecord:
+    """One game as the log keeps it."""
+
+    seed: int
+    white: str
+    black: str
+    rules: str
+    result: float | None  # White's score
+    reason: str
+    turns: int
+    flips: str
+    times: dict[str, list[float]] = field(default_factory=dict)
+    nodes: dict[str, int] = field(default_factory=dict)
+    illegal: str = ""
+
+
+def make_player(spec: str, rules: HouseRules, seed: int, budget: str) -> Player:
+    """A player from its name: ``random``, ``material``, ``hobby``, ``mcts`` or ``L1``..``L5``
+    (``hobby`` and ``mcts`` get level 3's budget)."""
+    clock = time.process_time if budget == "cpu" else time.monotonic
+    seconds = LEVELS[2].seconds if budget in ("time", "cpu") else None
+    if spec == "random":
+        return RandomPlayer(rules, seed)
+    if spec == "material":
+        return MaterialPlayer(rules, seed)
+    if spec == "hobby":
+        return HobbyPlayer(rules, seconds=seconds, clock=clock,
+                           nodes=None if seconds else HOBBY_NODES)
+    if spec == "mcts":
+        return MctsPlayer(rules, seconds=seconds, clock=clock, seed=seed,
+                          nodes=None if seconds else MCTS_NODES)  # type: ignore[return-value]
+    if spec.startswith("L") and spec[1:].isdigit() and 1 <= int(spec[1:]) <= len(LEVELS):
+        number = int(spec[1:])
+        if seconds is not None:
+            return EnginePlayer(rules, number, seconds=LEVELS[number - 1].seconds, seed=seed,
+                                name=spec, clock=clock)
+        return EnginePlayer(rules, number, nodes=LEVEL_NODES[number], seed=seed, name=spec)
+    raise SystemExit(f"unknown player {spec!r}: random, material, hobby, mcts or L1..L5")
+
+
+def play_game(white: Player, black: Player, rules_text: str, seed: int) -> GameRecord:
+    """One game under the referee; an illegal turn loses it (and is recorded)."""
+    referee = Referee(RefereeRules.parse(rules_text), seed)
+    players = {True: white, False: black}
+    times: dict[str, list[float]] = {white.name + ":w": [], black.name + ":b": []}
+    nodes: dict[str, int] = {white.name + ":w": 0, black.name + ":b": 0}
+    illegal = ""
+    while referee.ending is None:
+        side = referee.white_to_move
+        player = players[side]
+        tag = player.name + (":w" if side else ":b")
+        rfen = referee.rfen()
+        started = time.monotonic()
+        turn = player.choose(rfen)
+        times[tag].append(time.monotonic() - started)
+        nodes[tag] += player.nodes()
+        try:
+            referee.play(turn)
+        except IllegalTurn as error:
+            illegal = f"{tag}: {error}"
+            result: float | None = 0.0 if side else 1.0
+            return GameRecord(seed, white.name, black.name, rules_text, result,
+                              "illegal turn", len(referee.turns), "".join(referee.flips),
+                              times, nodes, illegal)
+    ending = referee.ending
+    score = 0.5 if ending.winner is None else (1.0 if ending.winner else 0.0)
+    return GameRecord(seed, white.name, black.name, rules_text, score, ending.reason,
+                      len(referee.turns), "".join(referee.flips), times, nodes, illegal)
+
+
+def _one(job: tuple[str, str, str, int, str]) -> GameRecord:
+    white, black, rules_text, seed, budget = job
+    rules = HouseRules.parse(rules_text)
+    return play_game(make_player(white, rules, seed, budget),
+                     make_player(black, rules, seed + 7919, budget), rules_text, seed)
+
+
+@dataclass
+class MatchScore:
+    """A pairing's score for its first player."""
+
+    first: str
+    second: str
+    games: int
+    score: float
+    low: float
+    high: float
+    wins: int
+    draws: int
+    losses: int
+    illegal: int
+
+
+def score_of(records: list[GameRecord], first: str) -> MatchScore:
+    """The first player's score over paired games, with a 95% interval from the pairs."""
+    by_seed: dict[int, list[float]] = {}
+    wins = draws = losses = illegal = 0
+    second = ""
+    for record in records:
+        assert record.result is not None
+        mine = record.result if record.white == first else 1.0 - record.result
+        second = record.black if record.white == first else record.white
+        by_seed.setdefault(record.seed, []).append(mine)
+        wins += mine == 1.0
+        draws += mine == 0.5
+        losses += mine == 0.0
+        illegal += bool(record.illegal)
+    pairs = [sum(scores) / len(scores) for scores in by_seed.values()]
+    mean = sum(pairs) / len(pairs)
+    spread = statistics.stdev(pairs) if len(pairs) > 1 else 0.5
+    half = 1.96 * spread / math.sqrt(len(pairs))
+    return MatchScore(first, second, len(records), mean, max(0.0, mean - half),
+                      min(1.0, mean + half), wins, draws, losses, illegal)
+
+
+def run_match(first: str, second: str, games: int, seed: int, rules_text: str, budget: str,
+              jobs: int, log: Path | None,
+              on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """``games`` games (in colour-swapped pairs on the same decks) between two players."""
+    work = []
+    for index in range(games):
+        deck_seed = seed + index // 2
+        if index % 2 == 0:
+            work.append((first, second, rules_text, deck_seed, budget))
+        else:
+            work.append((second, first, rules_text, deck_seed, budget))
+    records = []
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    try:
+        results = pool.imap(_one, work) if pool is not None else map(_one, work)
+        for record in results:
+            records.append(record)
+            if log is not None:
+                with log.open("a") as handle:
+                    handle.write(json.dumps(asdict(record)) + "\n")
+            if on_game is not None:
+                on_game(record)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return records
+
+
+def print_score(score: MatchScore, budget: str) -> None:
+    print(f"{score.first:>8} vs {score.second:<8} {score.games:4d} games  "
+          f"score {score.score:5.1%}  95% [{score.low:5.1%}, {score.high:5.1%}]  "
+          f"+{score.wins} ={score.draws} -{score.losses}  illegal {score.illegal}  "
+          f"({budget} budgets)", flush=True)
+
+
+def timing_report(records: list[GameRecord]) -> None:
+    """Each engine level's turn times against its cap plus 10% (``--timed``)."""
+    times: dict[str, list[float]] = {}
+    for record in records:
+        for tag, values in record.times.items():
+            times.setdefault(tag.split(":")[0], []).extend(values)
+    print("player   turns   mean s   p99 s    max s    cap s   max/cap   within cap+10%")
+    for name, values in sorted(times.items()):
+        if not name.startswith("L"):
+            continue
+        cap = LEVELS[int(name[1:]) - 1].seconds
+        values.sort()
+        p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+        print(f"{name:<8} {len(values):5d}  {statistics.mean(values):7.3f}  {p99:7.3f}  "
+              f"{values[-1]:7.3f}  {cap:7.2f}  {values[-1] / cap:7.2f}   "
+              f"{'yes' if values[-1] <= cap * 1.1 else 'NO'}")
+
+
+def calibrate() -> None:
+    """Nodes a second of the engine and the hobby engine on positions from real games."""
+    rules = HouseRules()
+    positions = sample_positions(rules, 12)
+    engine = RaindropchessEngine(rules)
+    level3 = LEVELS[2]
+    total_nodes = 0
+    total_time = 0.0
+    for rfen in positions:
+        start = time.process_time()
+        analysis = engine.analyse(rfen, level=level3, budget=Budget(seconds=1.0))
+        total_time += time.process_time() - start
+        total_nodes += analysis.playouts
+    rate = total_nodes / total_time
+    print(f"engine: {rate:,.0f} nodes/s (CPU time) over {len(positions)} positions")
+    for item in LEVELS:
+        print(f"  level {item.number}: {item.seconds:g} s -> "
+              f"{int(rate * item.seconds * 0.9):,} nodes")
+    hobby = HobbyPlayer(rules, seconds=1.0, clock=time.process_time)
+    hobby_nodes = 0
+    hobby_time = 0.0
+    for rfen in positions:
+        start = time.process_time()
+        hobby.choose(rfen)
+        hobby_time += time.process_time() - start
+        hobby_nodes += hobby.nodes()
+    hobby_rate = hobby_nodes / hobby_time
+    print(f"hobby:  {hobby_rate:,.0f} nodes/s -> {int(hobby_rate * 2 * 0.9):,} nodes for 2 s; "
+          f"engine/hobby node rate {rate / hobby_rate:.2f}")
+
+
+def sample_positions(rules: HouseRules, count: int) -> list[str]:
+    """Positions with a choice (a placement, or a king on the board) met in games between
+    two level-1 engines (fixed seeds)."""
+    from companion.engine.raindropchess.turns import legal_actions
+    from companion.rules import RaindropBoard
+
+    seen: list[str] = []
+    for seed in range(424242, 424262):
+        referee = Referee(RefereeRules(), seed)
+        players = {True: EnginePlayer(rules, 1, nodes=LEVEL_NODES[1]),
+                   False: EnginePlayer(rules, 1, nodes=LEVEL_NODES[1], seed=1)}
+        while referee.ending is None:
+            rfen = referee.rfen()
+            if len(legal_actions(RaindropBoard(rfen, rules=rules))) > 1 and \
+                    len(referee.turns) % 7 == 3:
+                seen.append(rfen)
+            referee.play(players[referee.white_to_move].choose(rfen))
+        if len(seen) >= count:
+            break
+    return seen[:count]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairing", default="L3:material", metavar="A:B")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--rules", default="", metavar="KEY=VALUE,...")
+    parser.add_argument("--budget", choices=("nodes", "time", "cpu"), default="nodes",
+                        help="nodes (calibrated, the default), time (the real caps), or cpu "
+                             "(the caps counted in the process's CPU time: robust to load)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--log", type=Path)
+    parser.add_argument("--timed", action="store_true",
+                        help="levels 1-5 against the material player at their real time caps")
+    parser.add_argument("--smoke", action="store_true",
+                        help="one pair of games of level 1 against random under every house rule")
+    parser.add_argument("--calibrate", action="store_true")
+    args = parser.parse_args(argv)
+    if args.calibrate:
+        calibrate()
+        return 0
+    if args.smoke:
+        bad = 0
+        for rules_text in SMOKE_RULES:
+            records = run_match("L1", "random", 2, args.seed, rules_text, "nodes", args.jobs,
+                                args.log)
+            for record in records:
+                bad += bool(record.illegal)
+                print(f"{rules_text or 'default':<62} {record.white:>6}-{record.black:<6} "
+                      f"{record.result} {record.reason:<24} {record.turns:3d} turns "
+                      f"{record.illegal}", flush=True)
+        print(f"illegal turns: {bad}")
+        return 1 if bad else 0
+    if args.timed:
+        records: list[GameRecord] = []
+        for item in LEVELS:
+            records += run_match(f"L{item.number}", "material", args.games, args.seed,
+                                 args.rules, "time", 1, args.log)
+        timing_report(records)
+        return 0
+    first, _, second = args.pairing.partition(":")
+    records = run_match(first, second, args.games, args.seed, args.rules, args.budget,
+                        args.jobs, args.log,
+                        on_game=lambda r: print(f"  seed {r.seed} {r.white}-{r.black} "
+                                                f"{r.result} {r.reason} ({r.turns} turns) "
+                                                f"{r.illegal}", flush=True))
+    print_score(score_of(records, first), args.budget)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
