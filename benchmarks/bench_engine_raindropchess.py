@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from raindrop_mcts import MctsPlayer  # noqa: E402
 from raindrop_players import (  # noqa: E402
     EnginePlayer,
     HobbyPlayer,
@@ -47,7 +48,6 @@ from raindrop_players import (  # noqa: E402
     Player,
     RandomPlayer,
 )
-from raindrop_mcts import MctsPlayer  # noqa: E402
 from raindrop_referee import IllegalTurn, Referee, RefereeRules  # noqa: E402
 
 from companion.engine.contract import Budget  # noqa: E402
@@ -64,6 +64,9 @@ HOBBY_NODES = 92_000
 
 MCTS_NODES = 20_000
 """MCTS leaves for level 3's time (2 s), by ``--calibrate``."""
+
+SECONDS: float | None = None
+"""``--seconds``: every player's time a turn with ``--budget time`` or ``cpu``."""
 
 SMOKE_RULES = (
     "",
@@ -98,7 +101,7 @@ def make_player(spec: str, rules: HouseRules, seed: int, budget: str) -> Player:
     """A player from its name: ``random``, ``material``, ``hobby``, ``mcts`` or ``L1``..``L5``
     (``hobby`` and ``mcts`` get level 3's budget)."""
     clock = time.process_time if budget == "cpu" else time.monotonic
-    seconds = LEVELS[2].seconds if budget in ("time", "cpu") else None
+    seconds = (SECONDS or LEVELS[2].seconds) if budget in ("time", "cpu") else None
     if spec == "random":
         return RandomPlayer(rules, seed)
     if spec == "material":
@@ -112,8 +115,8 @@ def make_player(spec: str, rules: HouseRules, seed: int, budget: str) -> Player:
     if spec.startswith("L") and spec[1:].isdigit() and 1 <= int(spec[1:]) <= len(LEVELS):
         number = int(spec[1:])
         if seconds is not None:
-            return EnginePlayer(rules, number, seconds=LEVELS[number - 1].seconds, seed=seed,
-                                name=spec, clock=clock)
+            return EnginePlayer(rules, number, seconds=SECONDS or LEVELS[number - 1].seconds,
+                                seed=seed, name=spec, clock=clock)
         return EnginePlayer(rules, number, nodes=LEVEL_NODES[number], seed=seed, name=spec)
     raise SystemExit(f"unknown player {spec!r}: random, material, hobby, mcts or L1..L5")
 
@@ -278,6 +281,45 @@ def calibrate() -> None:
           f"engine/hobby node rate {rate / hobby_rate:.2f}")
 
 
+def star_table(count: int, depth: int) -> None:
+    """Nodes and CPU time to finish each depth with and without Star1/Star2 pruning, on
+    positions from engine games; the three must agree on every answer."""
+    from companion.engine.raindropchess.position import Position
+    from companion.engine.raindropchess.search import Limits, Search
+    from companion.engine.raindropchess.turns import legal_actions
+    from companion.rules import RaindropBoard
+
+    rules = HouseRules()
+    variants = {"alpha-beta only": (False, False), "+ Star1": (True, False),
+                "+ Star1 + Star2": (True, True)}
+    nodes = {name: [0] * (depth + 1) for name in variants}
+    seconds = dict.fromkeys(variants, 0.0)
+    disagreements = 0
+    for rfen in sample_positions(rules, count):
+        board = RaindropBoard(rfen, rules=rules)
+        actions = legal_actions(board)
+        root = Position.from_board(board)
+        answers = set()
+        for name, (star1, star2) in variants.items():
+            search = Search(Limits(max_depth=depth), star1=star1, star2=star2)
+            started = time.process_time()
+
+            def seen(result: object, name: str = name) -> None:
+                nodes[name][result.depth] += result.nodes  # type: ignore[attr-defined]
+
+            outcome = search.run(root, actions, on_iteration=seen)
+            seconds[name] += time.process_time() - started
+            answers.add((outcome.lines[0].action, round(outcome.lines[0].value, 9)))
+        disagreements += len(answers) > 1
+    print(f"{count} positions, depths 1-{depth}; answers differing between the searches: "
+          f"{disagreements}")
+    print("| search | " + " | ".join(f"nodes to depth {d}" for d in range(1, depth + 1))
+          + " | CPU s |")
+    for name in variants:
+        print(f"| {name} | " + " | ".join(f"{nodes[name][d]:,}" for d in range(1, depth + 1))
+              + f" | {seconds[name]:.1f} |")
+
+
 def sample_positions(rules: HouseRules, count: int) -> list[str]:
     """Positions with a choice (a placement, or a king on the board) met in games between
     two level-1 engines (fixed seeds)."""
@@ -309,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", choices=("nodes", "time", "cpu"), default="nodes",
                         help="nodes (calibrated, the default), time (the real caps), or cpu "
                              "(the caps counted in the process's CPU time: robust to load)")
+    parser.add_argument("--seconds", type=float,
+                        help="with --budget time or cpu: every player's seconds a turn "
+                             "(default: each level's cap; 2 s for hobby and mcts)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--log", type=Path)
     parser.add_argument("--timed", action="store_true",
@@ -316,9 +361,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true",
                         help="one pair of games of level 1 against random under every house rule")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--star-table", action="store_true",
+                        help="nodes to each depth with and without Star1/Star2 (10 positions)")
     args = parser.parse_args(argv)
+    global SECONDS
+    SECONDS = args.seconds
     if args.calibrate:
         calibrate()
+        return 0
+    if args.star_table:
+        star_table(10, 3)
         return 0
     if args.smoke:
         bad = 0

@@ -49,13 +49,14 @@ EXPLORATION = 0.4
 
 
 class _Node:
-    __slots__ = ("actions", "children", "pos", "result", "total", "visits")
+    __slots__ = ("actions", "children", "edges", "pos", "result", "total", "visits")
 
     def __init__(self, pos: Position | None, result: float | None = None) -> None:
         self.pos = pos
         self.result = result  # for the side to move here, when the game is over
         self.actions: list[int] | None = None
         self.children: dict[int, _Node] = {}
+        self.edges: dict[int, list[float]] = {}  # action -> [visits, this side's total]
         self.visits = 0
         self.total = 0.0  # the side to move's summed values
 
@@ -84,8 +85,7 @@ class MctsSearch:
             self._iterate(root)
             if len(root.actions) == 1:
                 break
-        best = max(root.children.items(), key=lambda item: item[1].visits)
-        return best[0]
+        return max(root.edges.items(), key=lambda item: item[1][0])[0]
 
     def _ordered(self, pos: Position, actions: list[int]) -> list[int]:
         if pos.pending and pos.pending != JOKER:
@@ -152,15 +152,19 @@ class MctsSearch:
         best_score = -1.0
         log_n = math.log(node.visits + 1)
         for action in node.actions[:width]:
-            child = node.children.get(action)
-            if child is None:
+            edge = node.edges.get(action)
+            if edge is None:
                 best_action = action
                 break
-            mean = child.total / child.visits if child.visits else 0.5
-            score = mean + EXPLORATION * math.sqrt(log_n / (child.visits + 1))
+            mean = edge[1] / edge[0]
+            score = mean + EXPLORATION * math.sqrt(log_n / (edge[0] + 1))
             if score > best_score:
                 best_score, best_action = score, action
-        return self._visit(node, best_action)
+        value = self._visit(node, best_action)
+        edge = node.edges.setdefault(best_action, [0.0, 0.0])
+        edge[0] += 1
+        edge[1] += value
+        return value
 
     def _visit(self, node: _Node, action: int) -> float:
         """Play ``action`` at ``node``; the value for ``node``'s side to move."""

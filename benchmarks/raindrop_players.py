@@ -364,4 +364,5 @@ class EnginePlayer(Player):
         analysis = self.engine.analyse(rfen, level=self.level, budget=self.budget,
                                        seed=self.seed)
         self._nodes = analysis.playouts
+        self.last = analysis
         return analysis.chosen.turn

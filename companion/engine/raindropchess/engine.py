@@ -43,8 +43,10 @@ from companion.rules import HouseRules, HouseRulesError, RaindropBoard
 
 LOGGER = logging.getLogger(__name__)
 
-TIME_SHARE = 0.9
+TIME_SHARE = 0.88
 """The share of a turn's time the search may use; the rest covers stopping and answering."""
+ANSWER_SECONDS = 0.005
+"""Kept back from every turn's time for reading the position and writing the answer."""
 MAX_CANDIDATES = 8
 
 
@@ -67,9 +69,9 @@ class Style:
 STYLES: Mapping[int, Style] = {
     1: Style(max_depth=1, temperature=0.05, choices=4, flip_bias=0.04, margin=0.15),
     2: Style(max_depth=2, temperature=0.015, choices=3, flip_bias=0.01, margin=0.1),
-    3: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.05),
-    4: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.05),
-    5: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.05),
+    3: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.02),
+    4: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.02),
+    5: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.02),
 }
 
 
@@ -88,10 +90,11 @@ class RaindropchessEngine:
 
     def __init__(self, rules: HouseRules | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 star1: bool = True) -> None:
+                 star1: bool = True, star2: bool = True) -> None:
         self.rules = rules
         self.clock = clock
         self.star1 = star1
+        self.star2 = star2
 
     def board(self, position: str) -> RaindropBoard:
         """The position as a rules-engine board; :class:`EngineError` if it is not one."""
@@ -115,11 +118,12 @@ class RaindropchessEngine:
         style = STYLES[level.number]
         deadline = None
         if budget.seconds is not None:
-            deadline = start + budget.seconds * TIME_SHARE
+            deadline = start + max(budget.seconds * TIME_SHARE - ANSWER_SECONDS,
+                                   budget.seconds / 2)
         limits = Limits(nodes=budget.playouts, deadline=deadline, stop=stop,
                         max_depth=1 if len(actions) == 1 else style.max_depth,
                         clock=self.clock)
-        search = Search(limits, star1=self.star1)
+        search = Search(limits, star1=self.star1, star2=self.star2)
         search.root_margin = style.margin
         root = Position.from_board(board)
         latest: list[RootResult] = []
@@ -157,12 +161,11 @@ class RaindropchessEngine:
 
 
 def _proof(line: RootLine) -> Proof | None:
-    if not line.exact:
-        return None
-    if line.value > 1 - PROVEN:
-        return Proof.WIN
+    """A proven result: a win needs an exact value, a loss an upper bound is enough."""
     if line.value < PROVEN:
         return Proof.LOSS
+    if line.exact and line.value > 1 - PROVEN:
+        return Proof.WIN
     return None
 
 

@@ -45,13 +45,11 @@ VALUE = (0, 100, 310, 330, 500, 950, 0)
 DECK_SHARE = 0.85
 """A card in the deck, as a share of its piece's worth on the board."""
 
-JOKER_VALUE = {False: 60, True: 220}
+JOKER_VALUE = {False: 70, True: 260}
 """A joker in the deck: an extra turn (``False``), or a removal (``True``)."""
 
-CARD_VALUE = tuple(
-    VALUE[kind] * DECK_SHARE if kind <= KING else VALUE[BISHOP] * DECK_SHARE
-    for kind in range(NUM_KINDS))
-"""Centipawns of a card in the deck by card kind (joker apart)."""
+CARD_VALUE = tuple(VALUE[kind] if kind <= KING else VALUE[BISHOP] for kind in range(NUM_KINDS))
+"""A card in the deck by card kind, at its piece's worth (joker apart)."""
 
 MOBILITY = (0, 0, 4, 4, 2, 1, 0)
 """Centipawns per square a piece attacks (not its own side's), by piece type."""
@@ -65,6 +63,8 @@ HANGING_SHARE = 0.8
 """A side without its king cannot capture or recapture: what is attacked is lost."""
 
 TEMPO = 12
+MOP_UP = 600
+"""A lead (centipawns) from which the side ahead also drives the other king to the edge."""
 SCALE = 260.0
 """Centipawns per unit of log-odds of winning (400 / ln 10 would be chess's Elo scale)."""
 
@@ -78,28 +78,43 @@ _FILE_ATT = chess.BB_FILE_ATTACKS
 _FILE_MASK = chess.BB_FILE_MASKS
 
 
+_KNEE = SCALE * math.log(9.0)
+"""Where the logistic reaches 0.9; beyond, a slower curve keeps big leads apart."""
+_TAIL = 1500.0
+
+
 def win_chance(centipawns: float) -> float:
-    """The expected score (0 to 1, exclusive) of a side ``centipawns`` ahead."""
-    if centipawns > 4000:
-        centipawns = 4000
-    elif centipawns < -4000:
-        centipawns = -4000
-    chance = 1.0 / (1.0 + math.exp(-centipawns / SCALE))
-    return min(0.999, max(0.001, chance))
+    """The expected score (0.002 to 0.998) of a side ``centipawns`` ahead.
+
+    A logistic in the middle; past 0.9 (or below 0.1) a slow approach to
+    0.998, so that a side far ahead still prefers being further ahead (a
+    logistic alone would round every big lead to the same value).
+    """
+    if centipawns > _KNEE:
+        return 0.9 + 0.098 * (1.0 - math.exp((_KNEE - centipawns) / _TAIL))
+    if centipawns < -_KNEE:
+        return 0.1 - 0.098 * (1.0 - math.exp((_KNEE + centipawns) / _TAIL))
+    return 1.0 / (1.0 + math.exp(-centipawns / SCALE))
+
+
+_DECK_VALUES: dict[tuple[tuple[int, ...], bool], float] = {}
 
 
 def deck_value(pos: Position, color: bool) -> float:
     """What the cards left in ``color``'s deck are worth."""
     deck = pos.decks[color]
-    total = 0.0
-    for kind in range(1, NUM_KINDS):
-        count = deck[kind]
-        if count:
-            if kind == JOKER:
-                total += count * JOKER_VALUE[pos.rules.remove_joker]
-            else:
-                total += count * CARD_VALUE[kind]
-    return total
+    remove = pos.rules.remove_joker
+    value = _DECK_VALUES.get((deck, remove))
+    if value is None:
+        value = 0.0
+        for kind in range(1, NUM_KINDS):
+            count = deck[kind]
+            if count:
+                value += count * (JOKER_VALUE[remove] if kind == JOKER else CARD_VALUE[kind])
+        if len(_DECK_VALUES) > 100_000:
+            _DECK_VALUES.clear()
+        _DECK_VALUES[(deck, remove)] = value
+    return value
 
 
 _RANKS = tuple(0xFF << (8 * rank) for rank in range(8))
@@ -112,8 +127,27 @@ _PAWN_BONUS = tuple(
 """A pawn's progress bonus: ``[blue pieces left][its own side's rank]``."""
 
 
+TERMS = ("board material", "deck material", "mobility", "pawn progress", "king danger",
+         "no king yet", "king on the board", "tempo")
+"""The evaluation's terms, each the side to move's minus the other side's (tempo: 1)."""
+
+WEIGHTS = (1.0, DECK_SHARE, 1.0, 1.0, -1.0, -1.0, 0.0, TEMPO)
+"""Centipawns per unit of each term (board material is the unit)."""
+
+
 def evaluate(pos: Position) -> float:
     """Centipawns for the side to move (positive: better for it)."""
+    raw = terms(pos)
+    score = (raw[0] + WEIGHTS[1] * raw[1] + WEIGHTS[2] * raw[2] + WEIGHTS[3] * raw[3]
+             + WEIGHTS[4] * raw[4] + WEIGHTS[5] * raw[5] + WEIGHTS[6] * raw[6] + WEIGHTS[7])
+    if score > MOP_UP or score < -MOP_UP:
+        winner = pos.turn if score > 0 else not pos.turn
+        score += _mop_up(pos, winner) * (1 if score > 0 else -1)
+    return score
+
+
+def terms(pos: Position) -> tuple[float, float, float, float, float, float, float, float]:
+    """The evaluation's raw terms (:data:`TERMS`), for the side to move."""
     turn = pos.turn
     occ = pos.occupied
     white = pos.white
@@ -122,10 +156,14 @@ def evaluate(pos: Position) -> float:
     knight_table = _KNIGHT_ATT
     diag, diag_mask = _DIAG_ATT, _DIAG_MASK
     rank_att, rank_mask, file_att, file_mask = _RANK_ATT, _RANK_MASK, _FILE_ATT, _FILE_MASK
-    score = [0.0, 0.0]  # black, white
+    material = [0.0, 0.0]  # black, white
+    mobility = [0.0, 0.0]
+    progress = [0.0, 0.0]
     attacks = [0, 0]
+    queens = pos.queens
     for color, ours in ((False, black), (True, white)):
         total = 0.0
+        moves = 0.0
         # Pawns: as a whole, by shifts.
         pawns = pos.pawns & ours
         if pawns:
@@ -135,10 +173,12 @@ def evaluate(pos: Position) -> float:
                 seen = (pawns >> 9) & ~_FILE_H | (pawns >> 7) & ~_FILE_A
             bonus = _PAWN_BONUS[any(pos.blue[color][1:])]
             total += 100 * pawns.bit_count()
+            ahead = 0.0
             for rank in range(1, 7):
                 on_rank = pawns & _RANKS[rank]
                 if on_rank:
-                    total += on_rank.bit_count() * bonus[rank if color else 7 - rank]
+                    ahead += on_rank.bit_count() * bonus[rank if color else 7 - rank]
+            progress[color] = ahead
         else:
             seen = 0
         free = ~ours
@@ -147,10 +187,10 @@ def evaluate(pos: Position) -> float:
             low = mask & -mask
             reach = knight_table[low.bit_length() - 1]
             seen |= reach
-            total += 310 + 4 * (reach & free).bit_count()
+            total += 310
+            moves += 4 * (reach & free).bit_count()
             mask ^= low
-        mask = (pos.bishops | pos.queens) & ours
-        queens = pos.queens
+        mask = (pos.bishops | queens) & ours
         while mask:
             low = mask & -mask
             square = low.bit_length() - 1
@@ -158,9 +198,11 @@ def evaluate(pos: Position) -> float:
             if queens & low:
                 reach |= (rank_att[square][rank_mask[square] & occ]
                           | file_att[square][file_mask[square] & occ])
-                total += 950 + (reach & free).bit_count()
+                total += 950
+                moves += (reach & free).bit_count()
             else:
-                total += 330 + 4 * (reach & free).bit_count()
+                total += 330
+                moves += 4 * (reach & free).bit_count()
             seen |= reach
             mask ^= low
         mask = pos.rooks & ours
@@ -169,24 +211,53 @@ def evaluate(pos: Position) -> float:
             square = low.bit_length() - 1
             reach = (rank_att[square][rank_mask[square] & occ]
                      | file_att[square][file_mask[square] & occ])
-            total += 500 + 2 * (reach & free).bit_count()
+            total += 500
+            moves += 2 * (reach & free).bit_count()
             seen |= reach
             mask ^= low
         king_bb = kings & ours
         if king_bb:
             seen |= _KING_ATT[king_bb.bit_length() - 1]
         attacks[color] = seen
-        score[color] = total + deck_value(pos, color)
+        material[color] = total
+        mobility[color] = moves
+    danger = [0.0, 0.0]
+    kingless = [0.0, 0.0]
+    placed = [0.0, 0.0]
     for color, ours in ((False, black), (True, white)):
         them = not color
         king_bb = kings & ours
         if king_bb:
-            score[color] -= _king_danger(pos, color, king_bb.bit_length() - 1, ours,
+            placed[color] = 1.0
+            danger[color] = _king_danger(pos, color, king_bb.bit_length() - 1, ours,
                                          attacks[them])
         else:
-            score[color] -= _kingless(pos, color, ours, attacks[them],
-                                      bool(kings & (white if them else black)), color == turn)
-    return score[turn] - score[not turn] + TEMPO
+            kingless[color] = _kingless(pos, color, ours, attacks[them],
+                                        bool(kings & (white if them else black)),
+                                        color == turn)
+    other = not turn
+    return (material[turn] - material[other],
+            deck_value(pos, turn) - deck_value(pos, other),
+            mobility[turn] - mobility[other],
+            progress[turn] - progress[other],
+            danger[turn] - danger[other],
+            kingless[turn] - kingless[other],
+            placed[turn] - placed[other],
+            1.0)
+
+
+def _mop_up(pos: Position, winner: bool) -> float:
+    """Far ahead, and the other side has no card left to drop near one's king: drive its
+    king to the edge, and bring one's own king closer."""
+    loser_king = pos.king_square(not winner)
+    if loser_king < 0 or any(pos.decks[not winner]):
+        return 0.0
+    file, rank = loser_king & 7, loser_king >> 3
+    bonus = 10.0 * (max(3 - file, file - 4) + max(3 - rank, rank - 4))
+    winner_king = pos.king_square(winner)
+    if winner_king >= 0:
+        bonus += 4.0 * (14 - abs((winner_king & 7) - file) - abs((winner_king >> 3) - rank))
+    return bonus
 
 
 def _king_danger(pos: Position, color: bool, king: int, ours: int, their_attacks: int) -> float:

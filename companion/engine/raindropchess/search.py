@@ -42,6 +42,8 @@ from companion.engine.raindropchess.position import (
     FLIP,
     LOST,
     PASS,
+    PLACE,
+    REMOVAL,
     REMOVE,
     Position,
     iter_bits,
@@ -52,15 +54,19 @@ LOGGER = logging.getLogger(__name__)
 EXACT, LOWER, UPPER = 0, 1, 2
 WIN = 1.0
 LOSS = 0.0
-PLY_COST = 1e-5
+PLY_COST = 4e-7
 """A proven result loses this much a ply, so the engine wins fast and loses slowly."""
 NULL_WINDOW = 1e-7
-PROVEN = 1e-3
+PROVEN = 1e-4
 """Values closer than this to 0 or 1 are proven results (evaluations stay inside)."""
 
 PLACEMENT_WIDTH = (0, 6, 8, 10, 10, 12, 12, 12)
 """How many placements are searched at a node ``depth`` turns from the horizon (not
 the root), best guesses first."""
+DELTA_MARGIN = 200
+"""Quiescence skips a capture that could not lift the score to alpha even with this to spare."""
+NEXT_ITERATION = 0.5
+"""No new iteration starts once this share of the budget (nodes or time) is spent."""
 MAX_QPLY = 8
 EVAL_CACHE = 300_000
 """Static values remembered at most (then forgotten all at once)."""
@@ -109,7 +115,8 @@ class RootResult:
 class Search:
     """One search of one root position (its tables live as long as it does)."""
 
-    def __init__(self, limits: Limits, *, qsearch: bool = True, star1: bool = True) -> None:
+    def __init__(self, limits: Limits, *, qsearch: bool = True, star1: bool = True,
+                 star2: bool = True) -> None:
         self.limits = limits
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, float, int]] = {}
@@ -119,9 +126,11 @@ class Search:
         self.path: set[int] = set()
         self.qsearch = qsearch
         self.star1 = star1
+        self.star2 = star2
         self.root_margin = 0.0
         self.on_tick: Callable[[], None] | None = None
         self._next_tick = 0
+        self._partial: list[RootLine] = []
 
     # ------------------------------------------------------------------
     # Limits
@@ -143,13 +152,28 @@ class Search:
 
     def run(self, root: Position, actions: list[int], *,
             on_iteration: Callable[[RootResult], None] | None = None) -> RootResult:
-        """Iterative deepening over ``actions`` (the root's legal actions)."""
+        """Iterative deepening over ``actions`` (the root's legal actions).
+
+        An iteration cut short still counts for the actions it finished: the one
+        searched first was the best before, so any finished one that beats it is
+        better. No new iteration starts once more than :data:`NEXT_ITERATION` of
+        the budget is spent (it could not finish, and would mostly be wasted).
+        """
         lines = [RootLine(action, 0.5, False) for action in self._root_order(root, actions)]
         result = RootResult(lines, 0, 0, complete=False)
-        for depth in range(1, self.limits.max_depth + 1):
+        limits = self.limits
+        started = limits.clock()
+        for depth in range(1, limits.max_depth + 1):
+            self._partial = []
             try:
                 lines = self._iterate(root, lines, depth)
             except Stopped:
+                if self._partial and result.depth:
+                    finished = sorted(self._partial, key=lambda line: line.value, reverse=True)
+                    done = {line.action for line in finished}
+                    lines = finished + [line for line in lines if line.action not in done]
+                    result = RootResult(lines, result.depth, self.nodes, complete=False,
+                                        history=result.history)
                 break
             result = RootResult(lines, depth, self.nodes, complete=True,
                                 history=[*result.history,
@@ -162,6 +186,11 @@ class Search:
             if best > 1 - PROVEN or (best < PROVEN and all(
                     line.exact or line.value < PROVEN for line in lines)):
                 break  # proven
+            if limits.nodes is not None and self.nodes > NEXT_ITERATION * limits.nodes:
+                break
+            if limits.deadline is not None and limits.clock() - started > \
+                    NEXT_ITERATION * (limits.deadline - started):
+                break
         result.nodes = self.nodes
         return result
 
@@ -191,6 +220,7 @@ class Search:
             value = self._root_action(root, line.action, depth, floor, 1.0)
             exact = index == 0 or value > floor or floor == 0.0
             done.append(RootLine(line.action, value, exact, self.nodes - before))
+            self._partial = done
             best_value = max(best_value, value)
         done.sort(key=lambda item: item.value, reverse=True)
         return done
@@ -298,13 +328,17 @@ class Search:
         return self._eval(pos)
 
     def _eval(self, pos: Position) -> float:
-        """The static expected score, remembered by position."""
+        """The static expected score."""
+        return win_chance(self._eval_cp(pos))
+
+    def _eval_cp(self, pos: Position) -> float:
+        """The static evaluation (centipawns for the side to move), remembered by position."""
         key = hash(pos.key())
         value = self.evals.get(key)
         if value is None:
             if len(self.evals) > EVAL_CACHE:
                 self.evals.clear()
-            value = win_chance(evaluate(pos))
+            value = evaluate(pos)
             self.evals[key] = value
         return value
 
@@ -378,19 +412,37 @@ class Search:
 
     def _chance(self, pos: Position, depth: int, alpha: float, beta: float, ply: int,
                 quiet: bool = False) -> float:
-        """The expected value of flipping now (Star1 pruning when ``star1``)."""
+        """The expected value of flipping now (Star1 pruning when ``star1``; Star2
+        probing when ``star2``)."""
         outcomes = pos.flip_outcomes()
         outcomes.sort(key=lambda item: -item[0])
+        lows = [0.0] * len(outcomes)
+        rest_low = 0.0
+        if self.star2 and not quiet and depth >= 2:
+            # Star2: a lower bound for each card from one placement of it (the
+            # placement the search would try first); enough of them can cut at once.
+            bound = 0.0
+            for index, (chance, _kind, outcome, child) in enumerate(outcomes):
+                if outcome in (PLACE, REMOVAL):
+                    assert child is not None
+                    lows[index] = self._probe(child, depth, alpha, beta, ply + 1)
+                    bound += chance * lows[index]
+                    if bound >= beta:
+                        return bound
+            rest_low = bound
         total = 0.0
         left = 1.0
         star1 = self.star1
-        for chance, _kind, outcome, child in outcomes:
+        for index, (chance, _kind, outcome, child) in enumerate(outcomes):
             left -= chance
             if left < 1e-12:
                 left = 0.0
+            rest_low -= chance * lows[index]
+            if rest_low < 1e-12:
+                rest_low = 0.0
             if star1:
                 low = (alpha - total - left) / chance
-                high = (beta - total) / chance
+                high = (beta - total - rest_low) / chance
             else:
                 low, high = -1.0, 2.0
             a = low if low > 0.0 else 0.0
@@ -414,9 +466,23 @@ class Search:
             if value <= low:
                 return total + chance * value + left
             if value >= high:
-                return total + chance * value
+                return total + chance * value + rest_low
             total += chance * value
         return total
+
+    def _probe(self, child: Position, depth: int, alpha: float, beta: float,
+               ply: int) -> float:
+        """A lower bound on a pending card's value: its first placement searched."""
+        actions = self._placements(child, depth, self._tt_action(child))
+        if not actions:
+            return 0.0
+        after = child.play(actions[0])
+        value = 1.0 - self._search(after, depth - 1, 1.0 - beta, 1.0 - alpha, ply + 1)
+        return value if value > alpha else 0.0
+
+    def _tt_action(self, pos: Position) -> int:
+        entry = self.tt.get(hash(pos.key()))
+        return entry[3] if entry is not None else -1
 
     # ------------------------------------------------------------------
     # Quiescence
@@ -461,7 +527,8 @@ class Search:
                 value = self._chance(pos, 0, alpha, beta, ply, quiet=True)
                 best = max(best, value)
             return best
-        stand = self._eval(pos)
+        stand_cp = self._eval_cp(pos)
+        stand = win_chance(stand_cp)
         if stand >= beta or qply >= MAX_QPLY:
             return stand
         best = stand
@@ -472,14 +539,29 @@ class Search:
             return stand
         occupied = pos.occupied
         captures = []
+        turn = pos.turn
+        blue = pos.blue[turn]
+        best_blue = next((piece for piece in (5, 4, 3, 2) if blue[piece]), 0)
+        recaptures = pos.has_king(not turn)  # a side without its king cannot recapture
         for move in moves:
             to = move >> 6 & 63
+            promotion = move >> 12
+            if promotion and promotion != best_blue:
+                continue  # quiescence promotes to the best blue piece left only
+            gain = VALUE[promotion] - VALUE[1] if promotion else 0
             if occupied >> to & 1:
-                captures.append((VALUE[pos.piece_type_at(to)] * 10
-                                 - VALUE[pos.piece_type_at(move & 63)] / 10
-                                 + VALUE[move >> 12], move))
+                victim = VALUE[pos.piece_type_at(to)]
+                attacker = VALUE[pos.piece_type_at(move & 63)] or 2000
+                if not promotion and victim < attacker and recaptures and \
+                        pos.attackers(not turn, to):
+                    continue  # a capture that loses material to the recapture
+                gain += victim
+                order = victim * 10 - attacker / 10 + gain
             else:
-                captures.append((VALUE[move >> 12], move))
+                order = gain
+            if win_chance(stand_cp + gain + DELTA_MARGIN) <= alpha:
+                continue  # even winning it all would not reach alpha
+            captures.append((order, move))
         if not captures:
             return stand
         captures.sort(reverse=True)

@@ -136,16 +136,17 @@ def test_it_blocks_a_check_by_placement_where_the_block_is_defended() -> None:
     assert best(rfen) == "N@b1"
 
 
-def test_in_check_it_takes_the_rescue_flip_when_every_move_loses() -> None:
-    # The king's one move walks into a mate; a flip blocks with chance 3/4.
-    rfen = RESCUE
+def test_in_check_it_takes_the_rescue_flip_when_its_move_loses() -> None:
+    # The queen checks along the c-file. The bishop can block on c2, but then the
+    # knight and the pawn finish White off; every card in White's deck blocks.
+    rfen = "8/5P2/2P1P3/1Nb5/8/1pKB3p/3n3k/2q~5[RRBPPPPP] w QRBNrbn - 3 25"
     board = RaindropBoard(rfen)
-    assert board.is_check() and len(list(board.legal_moves)) >= 1
-    assert float(board.mate_verdict().rescue_probability) >= 0.5
-    assert best(rfen, 6000) == "flip"
-
-
-RESCUE = "7k/8/8/8/8/8/P7/K6r[RRBp] w QRBNqrbn - 0 30"
+    assert board.is_check() and [m.uci() for m in board.legal_moves] == ["d3c2"]
+    assert board.mate_verdict().rescue_probability == 1
+    analysis = ENGINE.analyse(rfen, level=level(3), budget=Budget(playouts=20000))
+    values = {candidate.turn: candidate for candidate in analysis.candidates}
+    assert analysis.chosen.turn == "flip"
+    assert values["d3c2"].proof is Proof.LOSS
 
 
 # ----------------------------------------------------------------------

@@ -134,9 +134,9 @@ def random_game(rules: HouseRules, rng: random.Random, plies: int) -> None:
 @pytest.mark.parametrize("name", sorted(HOUSE_RULES))
 def test_the_search_position_plays_by_the_rules(name: str) -> None:
     rng = random.Random(f"position:{name}")
-    games = 30 if os.environ.get("RAINDROP_FULL") else 3
+    games = 30 if os.environ.get("RAINDROP_FULL") else 2
     for _ in range(games):
-        random_game(HOUSE_RULES[name], rng, 90)
+        random_game(HOUSE_RULES[name], rng, 70)
 
 
 def test_rescues_and_failed_rescues_by_rule() -> None:
