@@ -51,8 +51,11 @@ def play(seed: int, nodes: int, rules: HouseRules) -> list[tuple[str, float]]:
     return [(rfen, 0.5 if winner is None else float(winner == turn)) for rfen, turn in seen]
 
 
-def fit(rows: list[tuple[str, float]], rules: HouseRules) -> None:
+def fit(rows: list[tuple[str, float]], rules: HouseRules, drop: tuple[str, ...] = ()) -> None:
+    """Fit and print the weights; terms in ``drop`` are held at 0."""
     x = np.array([evaluation.terms(Position.from_rfen(rfen, rules)) for rfen, _ in rows])
+    for name in drop:
+        x[:, evaluation.TERMS.index(name)] = 0.0
     y = np.array([score for _, score in rows])
     scale = np.abs(x).mean(axis=0) + 1e-9
     z = x / scale
@@ -84,6 +87,8 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=3000)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--data", type=Path, action="append")
+    parser.add_argument("--drop", action="append", default=[], choices=evaluation.TERMS,
+                        help="hold a term's weight at 0")
     args = parser.parse_args()
     rules = HouseRules()
     rows: list[tuple[str, float]] = []
@@ -100,7 +105,7 @@ def main() -> int:
                     for rfen, score in game:
                         handle.write(json.dumps([rfen, score]) + "\n")
             print(f"game {seed}: {len(game)} positions", flush=True)
-    fit(rows, rules)
+    fit(rows, rules, tuple(args.drop))
     return 0
 
 

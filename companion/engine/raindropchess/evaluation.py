@@ -42,8 +42,8 @@ LOGGER = logging.getLogger(__name__)
 VALUE = (0, 100, 310, 330, 500, 950, 0)
 """Centipawns of a piece on the board, by python-chess piece type."""
 
-DECK_SHARE = 0.85
-"""A card in the deck, as a share of its piece's worth on the board."""
+DECK_SHARE = 0.75
+"""A card in the deck, as a share of its piece's worth on the board (fitted)."""
 
 JOKER_VALUE = {False: 70, True: 260}
 """A joker in the deck: an extra turn (``False``), or a removal (``True``)."""
@@ -62,11 +62,13 @@ PROMOTION_NEAR = (0, 0, 0, 0, 0, 30, 110, 0)
 HANGING_SHARE = 0.8
 """A side without its king cannot capture or recapture: what is attacked is lost."""
 
-TEMPO = 12
+TEMPO = 150
+"""The side to move's edge: it is about to place a card or make a move (fitted)."""
 MOP_UP = 600
 """A lead (centipawns) from which the side ahead also drives the other king to the edge."""
-SCALE = 260.0
-"""Centipawns per unit of log-odds of winning (400 / ln 10 would be chess's Elo scale)."""
+SCALE = 700.0
+"""Centipawns per unit of log-odds of winning (fitted to game results; chess's Elo scale
+would be 400 / ln 10 = 174: Raindropchess's cards make a lead far less certain)."""
 
 _KING_ATT = chess.BB_KING_ATTACKS
 _KNIGHT_ATT = chess.BB_KNIGHT_ATTACKS
@@ -78,22 +80,22 @@ _FILE_ATT = chess.BB_FILE_ATTACKS
 _FILE_MASK = chess.BB_FILE_MASKS
 
 
-_KNEE = SCALE * math.log(9.0)
-"""Where the logistic reaches 0.9; beyond, a slower curve keeps big leads apart."""
+_KNEE = SCALE * math.log(49.0)
+"""Where the logistic reaches 0.98; beyond, a slow approach to 0.998 keeps big leads apart."""
 _TAIL = 1500.0
 
 
 def win_chance(centipawns: float) -> float:
     """The expected score (0.002 to 0.998) of a side ``centipawns`` ahead.
 
-    A logistic in the middle; past 0.9 (or below 0.1) a slow approach to
-    0.998, so that a side far ahead still prefers being further ahead (a
-    logistic alone would round every big lead to the same value).
+    A logistic of scale :data:`SCALE`, fitted to game results; past 0.98 (or below
+    0.02) a slow approach to 0.998, so that a side far ahead still prefers being
+    further ahead, and a proven win (1) stays above every evaluation.
     """
     if centipawns > _KNEE:
-        return 0.9 + 0.098 * (1.0 - math.exp((_KNEE - centipawns) / _TAIL))
+        return 0.98 + 0.018 * (1.0 - math.exp((_KNEE - centipawns) / _TAIL))
     if centipawns < -_KNEE:
-        return 0.1 - 0.098 * (1.0 - math.exp((_KNEE + centipawns) / _TAIL))
+        return 0.02 - 0.018 * (1.0 - math.exp((_KNEE + centipawns) / _TAIL))
     return 1.0 / (1.0 + math.exp(-centipawns / SCALE))
 
 
@@ -131,8 +133,11 @@ TERMS = ("board material", "deck material", "mobility", "pawn progress", "king d
          "no king yet", "king on the board", "tempo")
 """The evaluation's terms, each the side to move's minus the other side's (tempo: 1)."""
 
-WEIGHTS = (1.0, DECK_SHARE, 1.0, 1.0, -1.0, -1.0, 0.0, TEMPO)
-"""Centipawns per unit of each term (board material is the unit)."""
+WEIGHTS = (1.0, DECK_SHARE, 0.0, 1.7, -2.0, -1.2, 0.0, TEMPO)
+"""Centipawns per unit of each term (board material is the unit), fitted to the results
+of 116 engine games (``benchmarks/fit_raindrop_eval.py``, seeds 100-215): mobility and
+whether the king is on the board told nothing the other terms did not, and are left out
+(placements still try the most active squares first)."""
 
 
 def evaluate(pos: Position) -> float:

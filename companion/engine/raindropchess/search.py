@@ -239,7 +239,7 @@ class Search:
 
     def _search(self, pos: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
-        if not self.nodes & 127:
+        if not self.nodes & 31:
             self._check()
         if depth <= 0:
             if self.qsearch:
@@ -489,7 +489,7 @@ class Search:
 
     def _quiesce(self, pos: Position, alpha: float, beta: float, ply: int, qply: int) -> float:
         self.nodes += 1
-        if not self.nodes & 127:
+        if not self.nodes & 31:
             self._check()
         if pos.pending:
             # Only after a flip in check: the card must block (or the joker remove).
