@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import chess
 
@@ -26,6 +26,7 @@ from companion import events
 from companion.cards import DeckError, Decks
 from companion.clock import Clock, ClockSettings
 from companion.events import GameEvent
+from companion.journal import JournalWriter
 from companion.rules import (
     Action,
     ActionKind,
@@ -60,14 +61,6 @@ class GameOverError(IllegalActionError):
 
 class RecordError(ValueError):
     """A recorded action (journal entry, PGN move) that cannot be applied."""
-
-
-class Recorder(Protocol):
-    """Where a game writes its committed actions (the journal)."""
-
-    def begin(self, header: dict[str, Any]) -> None: ...
-
-    def append(self, entry: dict[str, Any]) -> None: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +119,7 @@ class Game:
     """One game at the table: both decks, the board, the clock, the record."""
 
     def __init__(self, rules: HouseRules | None = None, *, seed: int | None = None,
-                 clock: ClockSettings | None = None, journal: Recorder | None = None,
+                 clock: ClockSettings | None = None, journal: JournalWriter | None = None,
                  now: Callable[[], float] = time.monotonic,
                  decks: Decks | None = None) -> None:
         self.rules: HouseRules = rules if rules is not None else HouseRules()
@@ -149,7 +142,7 @@ class Game:
             self.clock.start(chess.WHITE)
         self._paused = False
         self._replaying = False
-        self._journal: Recorder | None = None
+        self._journal: JournalWriter | None = None
         self.entries = 0  # committed journal entries
         if journal is not None:
             journal.begin(self.export_header())
@@ -846,7 +839,7 @@ class Game:
 
         return write_pgn(self, headers=headers, include_decks=True)
 
-    def attach_journal(self, journal: Recorder | None) -> None:
+    def attach_journal(self, journal: JournalWriter | None) -> None:
         """Record further actions to ``journal`` (resuming: its header already exists);
         ``None`` stops recording."""
         self._journal = journal

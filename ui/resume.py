@@ -1,4 +1,5 @@
-"""Finding, describing and resuming the journalled game (through companion.journal)."""
+"""Finding, describing and resuming the journalled Raindropchess game (through
+:mod:`companion.resume`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import chess
 
 from companion import journal
 from companion.game import Game
+from companion.resume import game_from_contents, read_journal, resume
 
 LOGGER = logging.getLogger(__name__)
 
@@ -37,8 +39,8 @@ def describe(directory: Path | None = None) -> ResumeInfo:
     if other is not None:
         return other
     try:
-        contents = journal.read_journal(path)
-        game = journal.game_from_contents(contents)
+        contents = read_journal(path)
+        game = game_from_contents(contents)
     except ValueError as error:
         LOGGER.warning("cannot describe %s: %s", path, error)
         return ResumeInfo(False, f"the last game cannot be read: {error}", path)
@@ -69,8 +71,8 @@ def saved_games(directory: Path | None = None, *, limit: int = 30) -> list[Saved
     games = []
     for path in found:
         try:
-            contents = journal.read_journal(path)
-            game = journal.game_from_contents(contents)
+            contents = read_journal(path)
+            game = game_from_contents(contents)
         except ValueError as error:
             games.append(SavedGame(path, "", f"cannot be read: {error}", False, False))
             continue
@@ -87,13 +89,13 @@ def saved_games(directory: Path | None = None, *, limit: int = 30) -> list[Saved
 
 def resume_path(path: Path) -> tuple[Game, tuple[str, ...]]:
     """Resume one journalled game, recording on; raises JournalError (a ValueError)."""
-    resumed = journal.resume(path)
+    resumed = resume(path)
     return resumed.game, resumed.warnings
 
 
 def load_for_review(path: Path) -> Game:
     """A journalled game to look at (its journal is not written to)."""
-    return journal.game_from_contents(journal.read_journal(path))
+    return game_from_contents(read_journal(path))
 
 
 def new_journal(directory: Path | None = None) -> journal.Journal:
@@ -104,5 +106,5 @@ def new_journal(directory: Path | None = None) -> journal.Journal:
 def resume_latest(directory: Path | None = None) -> tuple[Game, tuple[str, ...]]:
     """The latest journalled game, recording on; raises JournalError (a ValueError)."""
     path = journal.latest_journal(directory)
-    resumed = journal.resume(path)
+    resumed = resume(path)
     return resumed.game, resumed.warnings

@@ -131,7 +131,7 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
     # Life ---------------------------------------------------------------
 
     def start(self, session: Any) -> None:
-        """Start the source for ``session`` (a :class:`ui.session.GameSession`)."""
+        """Start the source for ``session`` (a :class:`ui.session.RaindropSession`)."""
         physical_class = _session_class()
         game = session.game
         set_position = getattr(self.source, "set_position", None)

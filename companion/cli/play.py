@@ -27,9 +27,9 @@ from companion.cli.keep_options import add_keep_options, keep_option
 from companion.cli.render import render_board, square_names, status_lines
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
-from companion.journal import Journal, JournalError, games_dir, new_game
+from companion.journal import Journal, JournalError, games_dir, write_private
 from companion.notation import write_pgn
-from companion.records import write_private
+from companion.resume import new_game
 from companion.rules import (
     EXPLANATIONS,
     HouseRules,

@@ -21,8 +21,8 @@ from companion.cli import CommandError
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.events import ClockTick, Flagged, Redone, Undone
 from companion.games import GameRules, IllegalTurn, OptionError, TurnBuilder
-from companion.games.journal import new_session, resume_session
 from companion.games.record import parse_options, write_record
+from companion.games.resume import new_session, resume_session
 from companion.games.session import (
     Claimed,
     DrawOffer,
@@ -32,7 +32,7 @@ from companion.games.session import (
     SessionEvent,
     TurnPlayed,
 )
-from companion.records import Journal, JournalError
+from companion.journal import Journal, JournalError
 
 LOGGER = logging.getLogger(__name__)
 

@@ -13,8 +13,9 @@ from companion.cli.play import (
     check_board_option,
     make_now,
 )
-from companion.games.journal import is_games_journal, journal_header
-from companion.journal import JournalError, latest_journal, resume
+from companion.games.resume import is_games_journal
+from companion.journal import JournalError, journal_header, latest_journal
+from companion.resume import resume
 
 LOGGER = logging.getLogger(__name__)
 

@@ -37,7 +37,8 @@ from typing import Any
 
 from companion.games import GameRules, IllegalTurn, OptionError, PositionError, get
 from companion.games.base import Position
-from companion.games.session import GameSession, ReplayError, Result, SessionError
+from companion.games.session import GameSession, Result, SessionError
+from companion.journal import ReplayError
 
 LOGGER = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The session is the one place that changes a game in progress. It holds the
 positions reached (immutable, so undo is one step back in a list), checks
 every turn with the game's rules before applying it, records every committed
-action to a :class:`~companion.game.Recorder` (the crash-safe journal) before
+action to a :class:`~companion.journal.JournalWriter` (the crash-safe journal) before
 telling anyone, runs the clock, and sends frozen events to its listeners.
 
 It knows nothing of any particular game: everything goes through the
@@ -30,8 +30,8 @@ import chess
 
 from companion.clock import Clock, ClockSettings
 from companion.events import ClockTick, Flagged, Redone, Undone
-from companion.game import Recorder
 from companion.games.base import GameRules, IllegalTurn, Outcome, Player, Position
+from companion.journal import JournalWriter, ReplayError
 
 LOGGER = logging.getLogger(__name__)
 
@@ -41,10 +41,6 @@ JOURNAL_GAME_VERSION = 1
 
 class SessionError(ValueError):
     """An action the session refuses (game over, nothing to undo...); the message says why."""
-
-
-class ReplayError(ValueError):
-    """A recorded action that cannot be replayed; the message names it."""
 
 
 # ----------------------------------------------------------------------
@@ -129,7 +125,7 @@ class GameSession:
                  names: Mapping[Player, str] | None = None,
                  clock: ClockSettings | None = None,
                  now: Callable[[], float] | None = None,
-                 journal: Recorder | None = None) -> None:
+                 journal: JournalWriter | None = None) -> None:
         import time
 
         self.rules = rules
@@ -144,7 +140,7 @@ class GameSession:
         self._replaying = False
         self._now = now or time.monotonic
         self.clock = Clock(clock, self._now) if clock is not None else None
-        self._journal: Recorder | None = None
+        self._journal: JournalWriter | None = None
         self._check_start()
         if self.clock is not None and self.rules.outcome(start) is None:
             self.clock.start(self._slot(start.to_move))
@@ -262,7 +258,7 @@ class GameSession:
             for listener in list(self._listeners):
                 listener(event)
 
-    def attach_journal(self, journal: Recorder | None) -> None:
+    def attach_journal(self, journal: JournalWriter | None) -> None:
         self._journal = journal
 
     @contextmanager

@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from ui_window import TEST_WINDOW
 
 if TYPE_CHECKING:
     from app_driver import Driver
 
-TEST_WINDOW = (960, 600)  # smaller than a tablet: software GL draws every pixel
 
 
 @pytest.fixture(scope="session")

@@ -14,9 +14,9 @@ from typing import Any
 from companion import games
 from companion.clock import ClockSettings
 from companion.games import OptionError
-from companion.games.journal import new_session
+from companion.games.resume import new_session
 from companion.games.session import GameSession
-from companion.records import Journal, JournalError
+from companion.journal import Journal, JournalError
 
 LOGGER = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from typing import Any
 from companion.games import IllegalTurn, Position, Step, TurnBuilder
 from companion.games.record import write_record
 from companion.games.session import GameSession, SessionError
-from companion.records import Journal, JournalError
+from companion.journal import Journal, JournalError
 from ui.games import picking, summary
 from ui.games.geometry import Layout, changed_cells, layout, owners
 from ui.table import format_clock as clock_text

@@ -1,5 +1,5 @@
 """The abstract games' journals on the shelf: which games are unfinished, and resuming
-one (through :mod:`companion.games.journal`, the same file machinery as Raindropchess's).
+one (through :mod:`companion.games.resume`, on the same journal as Raindropchess's).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import logging
 from pathlib import Path
 
 from companion import journal
-from companion.games.journal import is_games_journal, resume_session, session_from_contents
+from companion.games.resume import is_games_journal, resume_session, session_from_contents
 from companion.games.session import GameSession
-from companion.records import JournalError, read_records
+from companion.journal import JournalError, read_entries
 from ui.resume import ResumeInfo
 
 LOGGER = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ class Unfinished:
 
 def session_at(path: Path) -> GameSession:
     """The session a games journal records (no file touched); :class:`JournalError`."""
-    return session_from_contents(read_records(path))
+    return session_from_contents(read_entries(path))
 
 
 def unfinished_by_game() -> dict[str, Unfinished]:
@@ -39,7 +39,7 @@ def unfinished_by_game() -> dict[str, Unfinished]:
     found: dict[str, Unfinished] = {}
     for path in reversed(journal.journals()[-RECENT:]):
         try:
-            contents = read_records(path)
+            contents = read_entries(path)
             if not is_games_journal(contents.header):
                 continue
             game = str(contents.header.get("game"))
@@ -67,7 +67,7 @@ def describe_games_journal(path: Path) -> ResumeInfo | None:
     """What the home screen says of ``path`` when it holds an abstract game; ``None``
     for any other journal."""
     try:
-        contents = read_records(path)
+        contents = read_entries(path)
     except JournalError:
         return None
     if not is_games_journal(contents.header):

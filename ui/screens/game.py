@@ -59,7 +59,7 @@ class SensedInfo(BoxLayout):
 
 
 class GameScreen(Screen):
-    """Shows a :class:`ui.session.GameSession`; ``session`` is set by the app."""
+    """Shows a :class:`ui.session.RaindropSession`; ``session`` is set by the app."""
 
     session = ObjectProperty(None, allownone=True)
     view = ObjectProperty(None, allownone=True)

@@ -9,15 +9,9 @@ from typing import ClassVar
 from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase
 from companion.games.crumble.builder import CrumbleBuilder
 from companion.games.crumble.diagram import draw
+from companion.games.crumble.engine import all_turns, finished, successor_texts, turns_reaching
 from companion.games.crumble.geometry import rect_text
-from companion.games.crumble.play import (
-    all_turns,
-    finished,
-    play_turn,
-    successor_texts,
-    turns_reaching,
-)
-from companion.games.crumble.state import (
+from companion.games.crumble.position import (
     COLOUR_LETTER,
     MAX_SIZE,
     NAME,
@@ -26,6 +20,7 @@ from companion.games.crumble.state import (
     State,
     read_state_and_board,
 )
+from companion.games.crumble.turns import play_turn
 
 LOGGER = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The board field is kept as written (rows from the top down, ``/`` between
 rows, ``.`` ``w`` ``b``), so the canonical text costs nothing and two
 positions are equal exactly when their texts are. The stones as bit masks
-(see :mod:`companion.games.dropper.grid`) are worked out on first use.
+(see :mod:`companion.games.dropper.geometry`) are worked out on first use.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from companion.games.base import PositionError
-from companion.games.dropper.grid import (
+from companion.games.dropper.geometry import (
     BLACK_BITS,
     MAX_SIDE,
     WHITE_BITS,

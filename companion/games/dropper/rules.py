@@ -16,7 +16,7 @@ from typing import ClassVar
 from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase
 from companion.games.dropper import engine
 from companion.games.dropper.builder import DropperBuilder
-from companion.games.dropper.grid import LETTERS, MAX_SIDE, grid
+from companion.games.dropper.geometry import LETTERS, MAX_SIDE, grid
 from companion.games.dropper.position import (
     OTHER,
     SIDES,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from companion.games.base import IllegalTurn
 from companion.games.dropper.engine import board_of
-from companion.games.dropper.grid import LETTERS
+from companion.games.dropper.geometry import LETTERS
 from companion.games.dropper.position import OTHER, SIDES, DropperPosition
 
 LOGGER = logging.getLogger(__name__)

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase
 from companion.games.raindrops.builder import RaindropsBuilder
+from companion.games.raindrops.engine import all_finals, find_turn, has_turn, representatives
 from companion.games.raindrops.position import (
     OTHER,
     SIDE_NAMES,
@@ -16,8 +17,7 @@ from companion.games.raindrops.position import (
     parse_position,
     start_position,
 )
-from companion.games.raindrops.search import all_finals, find_turn, has_turn, representatives
-from companion.games.raindrops.turn import path_text, play_path
+from companion.games.raindrops.turns import path_text, play_path
 from companion.games.raindrops.units import Context, engaged_units, unit_count
 
 LOGGER = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from companion.games.rumbo.board import DIRECTIONS, NONE
+from companion.games.rumbo.geometry import DIRECTIONS, NONE
 from companion.games.rumbo.position import HORIZONTAL, VERTICAL, RumboPosition
 
 LOGGER = logging.getLogger(__name__)

@@ -21,7 +21,8 @@ import pytest
 from cli_scripts import scripted_game
 
 from companion.game import Game
-from companion.journal import JournalError, journals, resume
+from companion.journal import JournalError, journals
+from companion.resume import resume
 from companion.rules import HouseRules
 
 TRIALS = 120 if os.environ.get("RAINDROP_FULL") else 20

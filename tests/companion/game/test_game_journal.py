@@ -23,10 +23,8 @@ from companion.journal import (
     encode_line,
     latest_journal,
     load_key,
-    new_game,
-    read_journal,
-    resume,
 )
+from companion.resume import new_game, read_journal, resume
 from companion.rules import HouseRules
 from companion.sealing import seal, unseal
 

@@ -19,8 +19,9 @@ from companion import events
 from companion import game as game_module
 from companion.cli.play import TerminalSession
 from companion.game import Game
-from companion.journal import KEY_DIR, new_game, read_journal, resume
+from companion.journal import KEY_DIR
 from companion.notation import read_pgn, write_pgn
+from companion.resume import new_game, read_journal, resume
 from companion.sealing import SealError, new_key, seal, unseal
 
 CANONICAL = "KQRRBBNNPPPPPPPP"

@@ -25,7 +25,7 @@ def row() -> Iterator[None]:
     games.unregister("row")
 
 
-class Recorder:
+class ListJournal:
     def __init__(self) -> None:
         self.header: dict[str, object] | None = None
         self.entries: list[dict[str, object]] = []
@@ -91,7 +91,7 @@ def test_resign_agreement_and_claims_end_the_game() -> None:
 
 
 def test_journal_entries_replay_to_the_same_session() -> None:
-    recorder = Recorder()
+    recorder = ListJournal()
     session = new(journal=recorder)
     for turn in ("a1", "b1", "c1"):
         session.play(turn)

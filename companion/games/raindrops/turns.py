@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 
 from companion.games.base import IllegalTurn
+from companion.games.raindrops.engine import Path, State, placements
 from companion.games.raindrops.geometry import LETTERS
 from companion.games.raindrops.position import SIDE_NAMES
-from companion.games.raindrops.search import Path, State, placements
 from companion.games.raindrops.units import Context, Plan, slides
 
 LOGGER = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
-"""Reading turn texts (rules file, section 10.2) into an action and a swap, with errors that
-name the bad part."""
+"""Turn texts (rules file, section 10.2): reading one into an action and a swap, and playing
+it, with errors that name the bad part."""
 
 from __future__ import annotations
 
@@ -9,18 +9,24 @@ from dataclasses import dataclass
 from companion.games.base import IllegalTurn
 from companion.games.crumble.engine import (
     Action,
+    Successors,
+    Work,
     crossing,
     cuttable,
+    finished,
     join_pieces,
     midline,
     piece_name,
     split_action,
+    swap_prefix,
 )
 from companion.games.crumble.geometry import DIRECTIONS, Rect, legal_shape, to_scaled
 from companion.games.crumble.names import DesignatorError, read_designator
-from companion.games.crumble.state import SIDE_NAME, CrumblePosition, State
+from companion.games.crumble.position import SIDE_NAME, CrumblePosition, State
 
 LOGGER = logging.getLogger(__name__)
+
+SIDE_WORDS = ("north", "east", "south", "west")
 
 
 @dataclass(frozen=True)
@@ -131,3 +137,71 @@ def read_action(pos: CrumblePosition, text: str) -> Action:
             raise IllegalTurn(f"split {text!r}: the cut would cross {name} off its midline "
                               f"or the wrong way")
     return split_action(state, along[a:b + 1], horizontal)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A turn applied: the resulting text, the canonical turn text, and how the swap ended."""
+
+    text: str
+    turn: str
+    winner: int | None
+    captured: bool
+
+
+def swap_start(pos: CrumblePosition, work: Work, parsed: ParsedTurn) -> int:
+    """The piece the swap starts from (one of the action's new pieces)."""
+    if work.action.kind == "join" and parsed.start is None:
+        return work.new[0]
+    if parsed.start is None:
+        raise IllegalTurn("swap: after a split, name the half that swaps first (b5- b5t>N)")
+    state = pos.state
+    try:
+        exact = read_designator(parsed.start, state.width, state.height)
+    except DesignatorError as exc:
+        raise IllegalTurn(f"swap start: {exc}") from None
+    rect = to_scaled(exact, state.scale)
+    for i in work.new:
+        if work.rects[i] == rect:
+            return i
+    raise IllegalTurn(f"swap start {parsed.start!r} is not a piece this turn's "
+                      f"{work.action.kind} made")
+
+
+def play_turn(pos: CrumblePosition, turn: str) -> Played:
+    """Apply a turn text; IllegalTurn names the bad part."""
+    if finished(pos):
+        raise IllegalTurn("the game is over: no more turns")
+    parsed = read_turn(pos, turn)
+    work = Work(pos, parsed.action)
+    writer = Successors(pos)
+    texts, order, history, candidate = writer.writer(work)
+    colours = bytearray(work.colours)
+    winner: int | None = None
+    captured = False
+    canonical = parsed.action.text
+    if parsed.dirs:
+        cur = swap_start(pos, work, parsed)
+        canonical += " " + swap_prefix(work, cur) + parsed.dirs
+        mover = work.mover
+        for k, letter in enumerate(parsed.dirs):
+            name = piece_name(work.rects[cur], work.scale)
+            if winner is not None or captured:
+                why = (f"{SIDE_NAME[winner]} won" if winner is not None
+                       else f"the swapping piece {name} was captured")
+                raise IllegalTurn(f"swap: the turn ended after step {k} ({why}); "
+                                  f"{parsed.dirs[k:]!r} cannot follow")
+            d = DIRECTIONS.index(letter)
+            dst = work.swap[cur][d]
+            if dst < 0:
+                raise IllegalTurn(f"swap step {k + 1} ({letter}): no piece shares the whole "
+                                  f"{SIDE_WORDS[d]} side of {name}")
+            if colours[dst] == mover:
+                other = piece_name(work.rects[dst], work.scale)
+                raise IllegalTurn(f"swap step {k + 1} ({letter}): {other} is "
+                                  f"{SIDE_NAME[mover]}'s own piece")
+            _, winner = work.step(colours, cur, dst)
+            cur = dst
+            captured = colours[cur] != mover
+    text = writer.text(texts, order, bytes(colours), history, candidate and bool(parsed.dirs))
+    return Played(text, canonical, winner, captured)

@@ -1,7 +1,7 @@
-"""The abstract games' journals: a new journaled session, and resuming one.
+"""Resuming an abstract game from its journal, and starting a journaled session.
 
-The file machinery (checksummed lines, fsync, torn tails cut, damaged entries
-never thrown away) is :mod:`companion.records`, the same as Raindropchess's;
+The journal (checksummed lines, fsync, torn tails cut, damaged entries never
+thrown away) is :mod:`companion.journal`, the same as Raindropchess's;
 this module only knows how a :class:`~companion.games.session.GameSession`
 is written to it and rebuilt from it.
 """
@@ -22,9 +22,8 @@ from companion.games.session import (
     JOURNAL_GAME_FORMAT,
     JOURNAL_GAME_VERSION,
     GameSession,
-    ReplayError,
 )
-from companion.records import Journal, JournalContents, JournalError, read_records, reopen
+from companion.journal import Journal, JournalContents, JournalError, ReplayError, reopen
 
 LOGGER = logging.getLogger(__name__)
 
@@ -111,8 +110,3 @@ def resume_session(path: str | os.PathLike[str], *,
     session, journal, warnings = reopen(path, rebuild)
     session.attach_journal(journal)
     return ResumedSession(session, journal, warnings)
-
-
-def journal_header(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The header of any journal (to tell which kind it is); :class:`JournalError`."""
-    return read_records(path).header

@@ -1,4 +1,4 @@
-"""The game-agnostic record layer (companion.records), with a toy game's records:
+"""The game-agnostic journal (companion.journal), with a toy game's entries:
 secrets sealed and opened, a torn tail cut, a damaged entry inside never cut."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.records import KEY_DIR, Journal, JournalError, read_records, reopen
+from companion.journal import KEY_DIR, Journal, JournalError, read_entries, reopen
 
 
 def _toy(tmp_path: Path, entries: int = 6) -> Path:
@@ -27,7 +27,7 @@ def test_secrets_are_sealed_on_disk_and_opened_on_reading(tmp_path: Path) -> Non
     path = _toy(tmp_path)
     raw = path.read_text()
     assert "stones" not in raw and "draw" not in raw
-    contents = read_records(path)
+    contents = read_entries(path)
     assert contents.header["secret"] == {"hidden": "stones 3,1,2"}
     assert [e.get("secret") for e in contents.entries] == [
         [1, "draw"], None, [3, "draw"], None, [5, "draw"], None]
@@ -45,7 +45,7 @@ def test_reopen_cuts_only_a_torn_tail(tmp_path: Path) -> None:
     assert "entry 6" in warnings[0] and "torn" in warnings[0]
     journal.append({"turn": "again", "secret": "more"})
     journal.close()
-    assert read_records(path).entries[-1]["secret"] == "more"
+    assert read_entries(path).entries[-1]["secret"] == "more"
     assert (path.parent / (path.name + ".damaged-1")).read_bytes() == data[:-7]
 
 
