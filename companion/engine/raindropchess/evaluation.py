@@ -332,7 +332,8 @@ def placement_order(pos: Position, mask: int) -> list[tuple[float, int]]:
     our_king = bool(pos.kings & ours)
     their_king = bool(their_king_bb)
     value = VALUE[piece_type]
-    scored = []
+    scored: list[tuple[float, int]] = []
+    score: float
     if piece_type == KING:
         their_attacks = _side_attacks(pos, not turn)
         while mask:

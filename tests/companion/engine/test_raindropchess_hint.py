@@ -1,4 +1,4 @@
-"""``hint`` in ``raindrop play``: the action in words and its chance, thought off the input thread."""
+"""``hint`` in ``raindrop play``: the action and its chance in words, thought off the input thread."""
 
 from __future__ import annotations
 
