@@ -1,4 +1,4 @@
-"""``hint`` in ``raindrop play``: the action and its chance in words, thought off the input thread."""
+"""``hint`` in ``raindrop play``: the action and its chance in words, thought off the input."""
 
 from __future__ import annotations
 
