@@ -55,14 +55,14 @@ from companion.engine.levels import LEVELS  # noqa: E402
 from companion.engine.raindropchess.engine import RaindropchessEngine  # noqa: E402
 from companion.rules import HouseRules  # noqa: E402
 
-LEVEL_NODES = {1: 6500, 2: 32000, 3: 130000, 4: 325000, 5: 975000}
+LEVEL_NODES = {1: 6900, 2: 34500, 3: 138000, 4: 345000, 5: 1036000}
 """Nodes a turn per level: each level's time cap times the engine's node rate on an idle
 core here (``--calibrate``; see docs/engine.md)."""
 
-HOBBY_NODES = 92_000
+HOBBY_NODES = 86_000
 """The hobby engine's nodes for level 3's time (2 s), by ``--calibrate``."""
 
-MCTS_NODES = 20_000
+MCTS_NODES = 4_900
 """MCTS leaves for level 3's time (2 s), by ``--calibrate``."""
 
 SECONDS: float | None = None
@@ -251,16 +251,17 @@ def timing_report(records: list[GameRecord]) -> None:
 
 
 def calibrate() -> None:
-    """Nodes a second of the engine and the hobby engine on positions from real games."""
+    """Nodes a second (of CPU time, so that other load does not count) of the engine and
+    the hobby engine, each searching level 3's 2 s on positions from engine games."""
     rules = HouseRules()
     positions = sample_positions(rules, 12)
-    engine = RaindropchessEngine(rules)
+    engine = RaindropchessEngine(rules, clock=time.process_time)
     level3 = LEVELS[2]
     total_nodes = 0
     total_time = 0.0
     for rfen in positions:
         start = time.process_time()
-        analysis = engine.analyse(rfen, level=level3, budget=Budget(seconds=1.0))
+        analysis = engine.analyse(rfen, level=level3, budget=Budget(seconds=level3.seconds))
         total_time += time.process_time() - start
         total_nodes += analysis.playouts
     rate = total_nodes / total_time
@@ -268,7 +269,7 @@ def calibrate() -> None:
     for item in LEVELS:
         print(f"  level {item.number}: {item.seconds:g} s -> "
               f"{int(rate * item.seconds * 0.9):,} nodes")
-    hobby = HobbyPlayer(rules, seconds=1.0, clock=time.process_time)
+    hobby = HobbyPlayer(rules, seconds=level3.seconds, clock=time.process_time)
     hobby_nodes = 0
     hobby_time = 0.0
     for rfen in positions:

@@ -48,6 +48,8 @@ TIME_SHARE = 0.88
 ANSWER_SECONDS = 0.005
 """Kept back from every turn's time for reading the position and writing the answer."""
 MAX_CANDIDATES = 8
+DRAW_NODES = 2000
+"""Nodes a level (times its number) looks at a draw offer, at most its time or a second."""
 
 
 @dataclass(frozen=True)
@@ -155,8 +157,8 @@ class RaindropchessEngine:
 
     def accepts_draw(self, position: str, *, level: Level, seed: int = 0) -> bool:
         """Takes a draw when its expected score after a short look is clearly below half."""
-        analysis = self.analyse(position, level=level,
-                                budget=Budget(seconds=min(level.seconds, 1.0)), seed=seed)
+        budget = Budget(seconds=min(level.seconds, 1.0), playouts=DRAW_NODES * level.number)
+        analysis = self.analyse(position, level=level, budget=budget, seed=seed)
         return draw_is_welcome(analysis.value)
 
 

@@ -64,6 +64,8 @@ HANGING_SHARE = 0.8
 
 TEMPO = 150
 """The side to move's edge: it is about to place a card or make a move (fitted)."""
+DRAW_CLOCK = 200
+"""A lead shrinks linearly with the halfmove clock past 8: to 0.29 at 150 (the move rule)."""
 MOP_UP = 600
 """A lead (centipawns) from which the side ahead also drives the other king to the edge."""
 SCALE = 700.0
@@ -148,6 +150,11 @@ def evaluate(pos: Position) -> float:
     if score > MOP_UP or score < -MOP_UP:
         winner = pos.turn if score > 0 else not pos.turn
         score += _mop_up(pos, winner) * (1 if score > 0 else -1)
+    if pos.halfmove > 8:
+        # The seventy-five-move rule comes closer: a lead is worth less and less, so the
+        # side ahead places, captures or pushes a pawn rather than shuffling (the engine
+        # sees no history, so it cannot count repetitions; the clock is in the RFEN).
+        score *= (DRAW_CLOCK - min(pos.halfmove, 150) + 8) / DRAW_CLOCK
     return score
 
 

@@ -333,7 +333,7 @@ class Search:
 
     def _eval_cp(self, pos: Position) -> float:
         """The static evaluation (centipawns for the side to move), remembered by position."""
-        key = hash(pos.key())
+        key = hash((pos.key(), pos.halfmove))
         value = self.evals.get(key)
         if value is None:
             if len(self.evals) > EVAL_CACHE:
