@@ -39,6 +39,7 @@ from companion.rules import (
     Outcome,
     RaindropBoard,
     Termination,
+    mate_verdict,
     parse_card_letter,
 )
 
@@ -57,10 +58,6 @@ _MOVE_LIKE = re.compile(
 
 class GameOverError(IllegalActionError):
     """An action after the game has ended."""
-
-
-class RecordError(ValueError):
-    """A recorded action (journal entry, PGN move) that cannot be applied."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,14 +102,6 @@ def _check_move(move: Any) -> chess.Move:
         raise TypeError(f"expected a chess.Move (e.g. chess.Move.from_uci('e2e3') or "
                         f"Game.parse_move('e3')), not {type(move).__name__}")
     return move
-
-
-def _color(name: Any) -> chess.Color:
-    if name == "white":
-        return chess.WHITE
-    if name == "black":
-        return chess.BLACK
-    raise RecordError(f"expected 'white' or 'black', got {name!r}")
 
 
 class Game:
@@ -164,6 +153,11 @@ class Game:
         return self._board.turn
 
     @property
+    def fullmove_number(self) -> int:
+        """The move number, as PGN counts it (it goes up after Black's turn)."""
+        return self._board.fullmove_number
+
+    @property
     def pending(self) -> str | None:
         """The RFEN letter of the flipped card awaiting placement (or a joker's removal)."""
         return self._board.pending
@@ -198,6 +192,10 @@ class Game:
     def export_initial_order(self) -> dict[str, list[str]]:
         """The decks' order at the start (secret: journal, PGN header, replays, tests)."""
         return {side: list(cards) for side, cards in self._initial_order.items()}
+
+    def export_next_card(self) -> str | None:
+        """The card the side to move would flip next (secret: replays and tests only)."""
+        return self._decks.export_top(self._board.turn)
 
     def export_deck_order(self) -> dict[str, list[str]]:
         """The decks' order now (secret: journal checks, replays, tests)."""
@@ -300,7 +298,7 @@ class Game:
         return self._board.legal_removals()
 
     def mate_verdict(self) -> MateVerdict:
-        return self._board.mate_verdict()
+        return mate_verdict(self._board)
 
     def why_illegal(self, move: chess.Move) -> str | None:
         _check_move(move)
@@ -530,6 +528,12 @@ class Game:
         self.play(move)
         return move
 
+    def parse_san(self, text: str) -> chess.Move:
+        """A legal action written in SAN (``e3``, ``N@e4``, ``exd5``, ``a8=Q``) as it stands in
+        a record; ``ValueError`` (python-chess's) when it is not one. For what a player types,
+        :meth:`parse_move`."""
+        return self._board.parse_san(text)
+
     def parse_move(self, text: str) -> chess.Move:
         """Read SAN or UCI into a legal move now (a bare square such as ``e4`` places a
         pending card there); :class:`IllegalActionError` says why not, also once the
@@ -615,19 +619,19 @@ class Game:
             return "there is nothing to undo"
         return None
 
-    def undo(self) -> None:
+    def undo(self, *, place: int | None = None) -> None:
         """Take back the last action. A flip taken back is shuffled into the rest of its
         deck (never put back on top, so no takeback reveals a card) and forgets what
-        could be redone. Refused once the game is over, however it ended."""
-        self._undo(None)
+        could be redone. Refused once the game is over, however it ended.
 
-    def _undo(self, at: int | None) -> None:
+        ``place``: where a flip's card goes back into its deck (replaying a journal, which
+        seals it); ``None``, in play: a secure random place."""
         self._check_time()
         reason = self.why_cannot_undo()
         if reason is not None:
             raise (GameOverError if self.is_over else IllegalActionError)(reason)
         with self._transaction() as items:
-            text, place = self._undo_one(at)
+            text, place = self._undo_one(place)
             entry: dict[str, Any] = {"a": "undo"}
             if place is not None:
                 entry["secret"] = {"at": place}
@@ -651,15 +655,12 @@ class Game:
                 probe.take_bottom(color, action.card)
             places = probe.undraw_places(color)
             if at is None:
-                if self._replaying:
-                    raise RecordError("the record takes back a flip without saying where "
-                                      "its card went")
                 place = secrets.randbelow(places)
             elif isinstance(at, int) and not isinstance(at, bool) and 0 <= at < places:
                 place = at
             else:
-                raise RecordError(f"the undone flip's card cannot go to place {at!r} (there "
-                                  f"are {places})")
+                raise IllegalActionError(f"the undone flip's card cannot go to place {at!r} "
+                                         f"(there are {places})")
         board.pop()
         text = self._texts.pop()
         if action.kind == ActionKind.FLIP:
@@ -780,6 +781,14 @@ class Game:
         if flagged is not None:
             self._flag(flagged)
 
+    def flag(self, color: chess.Color) -> None:
+        """``color`` lost on time (the clock here finds that itself; a journal or a PGN
+        being replayed says so); :class:`GameOverError` once the game is over."""
+        outcome = self.outcome
+        if outcome is not None:
+            raise GameOverError(f"the game is over ({outcome.describe()})")
+        self._flag(color)
+
     def _flag(self, color: chess.Color) -> None:
         with self._transaction() as items:
             self._result = Outcome(Termination.TIME_FORFEIT, not color)
@@ -824,20 +833,7 @@ class Game:
         self._emit(items)
 
     # ------------------------------------------------------------------
-    # Records
-
-    def pgn(self, **headers: str) -> str:
-        """The game in PGN (see docs/pgn.md), never with the decks' order."""
-        from companion.notation import write_pgn
-
-        return write_pgn(self, headers=headers)
-
-    def export_pgn(self, **headers: str) -> str:
-        """The finished game in PGN with the decks' order (``RaindropDecks``), which
-        replays it exactly; :class:`ValueError` while the game is still on."""
-        from companion.notation import write_pgn
-
-        return write_pgn(self, headers=headers, include_decks=True)
+    # Journal
 
     def attach_journal(self, journal: JournalWriter | None) -> None:
         """Record further actions to ``journal`` (resuming: its header already exists);
@@ -852,58 +848,6 @@ class Game:
             yield
         finally:
             self._replaying = False
-
-    def apply_record(self, entry: dict[str, Any]) -> None:
-        """Apply one journal entry (inside :meth:`replaying`); :class:`RecordError` if it
-        does not fit the game."""
-        kind = entry.get("a")
-        try:
-            if kind == "flip":
-                expected = self._decks.export_top(self._board.turn)
-                if expected != entry.get("card"):
-                    raise RecordError(f"the record flips {entry.get('card')!r} but the top "
-                                      f"card is {expected!r}")
-                self.flip()
-            elif kind == "move":
-                self.play(chess.Move.from_uci(str(entry.get("uci"))))
-            elif kind == "remove":
-                self.remove(chess.parse_square(str(entry.get("square"))))
-            elif kind == "undo":
-                secret = entry.get("secret")
-                self._undo(secret.get("at") if isinstance(secret, dict) else None)
-            elif kind == "redo":
-                self.redo()
-            elif kind == "offer":
-                self.offer_draw(_color(entry.get("color")))
-            elif kind == "accept":
-                color = _color(entry.get("color"))
-                if self._draw_offer is not None and self._draw_offer != color:
-                    self.accept_draw(color)
-                else:
-                    self.offer_draw(color)
-            elif kind == "decline":
-                self.decline_draw(_color(entry.get("color")))
-            elif kind == "claim":
-                if not self.claim_draw():
-                    raise RecordError("the record claims a draw the position does not allow")
-            elif kind == "resign":
-                self.resign(_color(entry.get("color")))
-            elif kind == "flag":
-                color = _color(entry.get("color"))
-                self._flag(color)
-            elif kind == "pause":
-                self.pause()
-            elif kind == "resume":
-                self.resume()
-            else:
-                raise RecordError(f"unknown action {kind!r}")
-        except (IllegalActionError, DeckError, ValueError) as error:
-            if isinstance(error, RecordError):
-                raise
-            raise RecordError(f"cannot apply {entry!r}: {error}") from None
-        clock_state = entry.get("clock")
-        if self.clock is not None and isinstance(clock_state, dict):
-            self.clock.restore(clock_state, running=not self.is_over)
 
     def __repr__(self) -> str:
         return f"Game({self._board.rfen()!r}, decks={self._decks!r})"

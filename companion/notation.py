@@ -18,13 +18,13 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import chess
 import chess.pgn
 
 from companion.cards import DeckError, Decks
 from companion.clock import ClockSettings, ClockSettingsError
+from companion.game import Game
 from companion.rules import (
     STARTING_RFEN,
     ActionKind,
@@ -37,9 +37,6 @@ from companion.rules import (
     Termination,
     parse_card_letter,
 )
-
-if TYPE_CHECKING:
-    from companion.game import Game
 
 LOGGER = logging.getLogger(__name__)
 
@@ -332,8 +329,6 @@ def read_pgn(text: str, *, number: int = 1, now: Callable[[], float] | None = No
 
     Reading never changes a file or any existing game.
     """
-    from companion.game import Game
-
     games = split_games(text)
     if isinstance(number, bool) or not isinstance(number, int):
         raise TypeError(f"the game number is an int, not {type(number).__name__}")
@@ -404,8 +399,7 @@ def _parse_time_control(text: str) -> ClockSettings:
 
 
 def _where(game: Game) -> str:
-    board = game._board
-    return f"move {board.fullmove_number} ({chess.COLOR_NAMES[board.turn]})"
+    return f"move {game.fullmove_number} ({chess.COLOR_NAMES[game.turn]})"
 
 
 _NULLS = ("--", "Z0", "0000", "@@@@")
@@ -458,7 +452,7 @@ def _replay(record: _Record, game: Game, *, exact: bool) -> list[ReplayStep]:
                            f"{chess.COLOR_NAMES[color]}'s turn")
         try:
             if exact:
-                top = game._decks.export_top(color)
+                top = game.export_next_card()
                 if top != card:
                     raise PgnError(f"{where}: the record flips {card!r} but the recorded "
                                    f"deck order has {top!r} on top")
@@ -515,7 +509,7 @@ def _replay(record: _Record, game: Game, *, exact: bool) -> list[ReplayStep]:
         color = game.turn
         where = _where(game)
         try:
-            move = game._board.parse_san(token)
+            move = game.parse_san(token)
         except (ValueError, IllegalActionError) as error:
             raise PgnError(f"{where}: cannot play {token!r}: {error}") from None
         if move.drop and game.pending is None:
@@ -559,7 +553,7 @@ def _apply_end(headers: dict[str, str], game: Game) -> None:
                 raise PgnError(f"the record ends in a claimed draw ({end}) that the final "
                                f"position does not allow")
         elif end == "time_forfeit" and loser is not None:
-            game._flag(loser)
+            game.flag(loser)
         elif loser is not None and end in ("resignation", ""):
             game.resign(loser)
         elif loser is None and end == "":

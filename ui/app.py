@@ -38,6 +38,9 @@ SCREENS = {
     "settings": ("ui.screens.settings", "SettingsScreen"),
     "camera": ("ui.screens.camera", "CameraScreen"),
     "games": ("ui.screens.games", "GamesScreen"),
+    "shelf": ("ui.games.shelf", "ShelfScreen"),
+    "games_setup": ("ui.games.setup", "GameSetupScreen"),
+    "games_play": ("ui.games.play", "GamesPlayScreen"),
 }
 ESCAPE = 27  # also Android's back key
 
@@ -209,12 +212,7 @@ class RaindropApp(App):  # type: ignore[misc]
     def screen(self, name: str) -> Any:
         """The screen called ``name``, built on first use (the games' screens too)."""
         if not self.root.has_screen(name):
-            if name in SCREENS:
-                self.root.add_widget(self._make_screen(name))
-            else:
-                from ui.games.control import make_screen  # the games' screens, made when needed
-
-                self.root.add_widget(make_screen(name))
+            self.root.add_widget(self._make_screen(name))
         return self.root.get_screen(name)
 
     def show(self, name: str) -> None:
@@ -436,9 +434,10 @@ class RaindropApp(App):  # type: ignore[misc]
             screen.export_text = "No game to export"
             return None
         from companion.journal import write_private
+        from companion.notation import write_pgn
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        text = self.session.game.pgn()
+        text = write_pgn(self.session.game)
         try:
             for number in range(1, 100):
                 suffix = "" if number == 1 else f"-{number}"

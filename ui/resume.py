@@ -1,5 +1,5 @@
-"""Finding, describing and resuming the journalled Raindropchess game (through
-:mod:`companion.resume`)."""
+"""The latest journal described for the home screen (of any game), and finding and
+resuming journalled Raindropchess games (through :mod:`companion.resume`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import chess
 
-from companion import journal
 from companion.game import Game
+from companion.games.resume import is_games_journal, session_from_contents
+from companion.journal import Journal, JournalError, journals, latest_journal, read_entries
 from companion.resume import game_from_contents, read_journal, resume
 
 LOGGER = logging.getLogger(__name__)
@@ -30,11 +31,9 @@ class ResumeInfo:
 def describe(directory: Path | None = None) -> ResumeInfo:
     """The latest journal: resumable (a game still running), finished, or unreadable."""
     try:
-        path = journal.latest_journal(directory)
-    except journal.JournalError:
+        path = latest_journal(directory)
+    except JournalError:
         return ResumeInfo(False, "no saved game")
-    from ui.games.saved import describe_games_journal
-
     other = describe_games_journal(path)
     if other is not None:
         return other
@@ -53,6 +52,28 @@ def describe(directory: Path | None = None) -> ResumeInfo:
     return ResumeInfo(True, f"{actions} actions played, {side} to play", path)
 
 
+def describe_games_journal(path: Path) -> ResumeInfo | None:
+    """What the home screen says of ``path`` when it holds an abstract game; ``None``
+    for any other journal."""
+    try:
+        contents = read_entries(path)
+    except JournalError:
+        return None
+    if not is_games_journal(contents.header):
+        return None
+    game = str(contents.header.get("game"))
+    try:
+        session = session_from_contents(contents)
+    except JournalError as error:
+        return ResumeInfo(False, f"the last game cannot be read: {error}", path, game)
+    title = session.rules.title
+    result = session.result
+    if result is not None:
+        return ResumeInfo(False, f"the last game of {title} is over ({result.text})", path, game)
+    return ResumeInfo(True, f"{title}: {len(session.record)} actions played, "
+                            f"{session.to_move} to move", path, game)
+
+
 @dataclasses.dataclass(frozen=True)
 class SavedGame:
     """One journalled game, for the saved-games list."""
@@ -67,7 +88,7 @@ class SavedGame:
 def saved_games(directory: Path | None = None, *, limit: int = 30) -> list[SavedGame]:
     """The newest ``limit`` journals, newest first, each described (unreadable ones say
     why; nothing is changed)."""
-    found = list(reversed(journal.journals(directory)))[:limit]
+    found = list(reversed(journals(directory)))[:limit]
     games = []
     for path in found:
         try:
@@ -98,13 +119,13 @@ def load_for_review(path: Path) -> Game:
     return game_from_contents(read_journal(path))
 
 
-def new_journal(directory: Path | None = None) -> journal.Journal:
+def new_journal(directory: Path | None = None) -> Journal:
     """A fresh journal for a new game."""
-    return journal.Journal.create(directory)
+    return Journal.create(directory)
 
 
 def resume_latest(directory: Path | None = None) -> tuple[Game, tuple[str, ...]]:
     """The latest journalled game, recording on; raises JournalError (a ValueError)."""
-    path = journal.latest_journal(directory)
+    path = latest_journal(directory)
     resumed = resume(path)
     return resumed.game, resumed.warnings

@@ -19,7 +19,8 @@ from kivy.properties import BooleanProperty, ObjectProperty
 from ui.haptics import Haptics
 from ui.sensing import SensedView, SensingLink
 from ui.sound import SoundBoard, event_sound
-from ui.table import GameLike, Table, TableView
+from ui.table import GameLike, Table
+from ui.table_view import TableView
 
 LOGGER = logging.getLogger(__name__)
 

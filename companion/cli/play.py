@@ -13,7 +13,6 @@ import os
 import queue
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -25,6 +24,7 @@ from companion.cli import CommandError
 from companion.cli.hint import Hinter
 from companion.cli.keep_options import add_keep_options, keep_option
 from companion.cli.render import render_board, square_names, status_lines
+from companion.cli.terminal_time import FakeClock, make_now
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
 from companion.journal import Journal, JournalError, games_dir, write_private
@@ -39,8 +39,13 @@ from companion.rules import (
     parse_card_letter,
 )
 from companion.rules.house import FAILED_RESCUE_CHOICES, JOKER_EFFECT_CHOICES, TOUCH_MOVE_CHOICES
-
-ENV_FAKE_CLOCK = "RAINDROP_FAKE_CLOCK"
+from companion.sensors.source import (
+    BoardSourceError,
+    PostedSource,
+    available_sources,
+    open_board_source,
+)
+from companion.sync import PhysicalBoardSession
 
 HELP = """\
 Commands (one per line):
@@ -71,16 +76,6 @@ Commands (one per line):
 BOARD_HELP = """With a board:
   choose N             answer the board's question (which action it saw)
   takeback             take back as the board shows (an earlier position)"""
-
-
-class FakeClock:
-    """Time that passes only by the hidden ``_wait SECONDS`` command (tests)."""
-
-    def __init__(self) -> None:
-        self.value = 0.0
-
-    def __call__(self) -> float:
-        return self.value
 
 
 # ----------------------------------------------------------------------
@@ -148,13 +143,6 @@ def rules_from_args(args: argparse.Namespace) -> HouseRules:
         raise CommandError(str(error)) from None
 
 
-def make_now() -> tuple[Callable[[], float], FakeClock | None]:
-    if os.environ.get(ENV_FAKE_CLOCK):
-        fake = FakeClock()
-        return fake, fake
-    return time.monotonic, None
-
-
 def run(args: argparse.Namespace) -> int:
     if args.game.strip().lower() != "raindropchess":
         from companion.cli.play_games import run_game
@@ -190,8 +178,6 @@ def check_board_option(spec: str | None) -> None:
     """Fail early, clearly, when ``--board`` cannot work."""
     if spec is None or spec == "none":
         return
-    from companion.sensors.source import available_sources
-
     name = spec.partition(":")[0]
     known = available_sources()
     if name not in known:
@@ -201,36 +187,6 @@ def check_board_option(spec: str | None) -> None:
 
 # ----------------------------------------------------------------------
 # The loop
-
-
-class _QueuedSource:
-    """Wraps a board source so its callbacks run on the terminal's thread."""
-
-    def __init__(self, source: Any, inbox: queue.Queue[tuple[str, Any]]) -> None:
-        self.source = source
-        self.name: str = getattr(source, "name", "board")
-        self._inbox = inbox
-
-    def start(self, on_snapshot: Callable[[Any], None],
-              on_status: Callable[[Any], None]) -> None:
-        def snapshot(item: Any) -> None:
-            self._inbox.put(("call", lambda: on_snapshot(item)))
-
-        def status(item: Any) -> None:
-            self._inbox.put(("call", lambda: on_status(item)))
-
-        self.source.start(snapshot, status)
-
-    def show(self, hint: Any) -> None:
-        self.source.show(hint)
-
-    def stop(self) -> None:
-        self.source.stop()
-
-    def keep_position(self, snapshot: Any, board_fen: str, blue: Any = ()) -> Any:
-        """Passed on to a source that keeps what it saw (the camera), else nothing."""
-        keep = getattr(self.source, "keep_position", None)
-        return None if keep is None else keep(snapshot, board_fen, blue)
 
 
 class TerminalSession:
@@ -254,6 +210,10 @@ class TerminalSession:
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
+
+    def post(self, call: Callable[[], None]) -> None:
+        """Run ``call`` on the terminal's loop (a board source's callbacks come here)."""
+        self.inbox.put(("call", call))
 
     # Events -> words, for both players.
 
@@ -321,7 +281,7 @@ class TerminalSession:
     def draw(self) -> None:
         game = self.game
         targets = game.drop_targets() if game.pending else chess.SquareSet()
-        self.say(render_board(game._board, color=self.color, targets=targets, last=self.last))
+        self.say(render_board(game.board, color=self.color, targets=targets, last=self.last))
         for line in status_lines(game):
             self.say(line)
         self.changed = False
@@ -486,7 +446,7 @@ class TerminalSession:
         self.quiet = True
         try:
             yield
-            self.sim.set_position(self.game._board)
+            self.sim.set_position(self.game.board)
         finally:
             self.quiet = False
         result = self.board_session.last_result
@@ -510,7 +470,7 @@ class TerminalSession:
             raise ValueError(f"{text!r} is not a square (a1 to h8)") from None
 
     def show_moves(self) -> None:
-        board = self.game._board
+        board = self.game.board
         moves = self.game.legal_moves()
         parts = []
         if self.game.can_flip():
@@ -622,9 +582,6 @@ class TerminalSession:
 
     def open_board(self, spec: str, keep: tuple[Path, str] | None = None) -> None:
         check_board_option(spec)
-        from companion.sensors.source import BoardSourceError, open_board_source
-        from companion.sync import PhysicalBoardSession
-
         try:
             source = open_board_source(spec)
         except BoardSourceError as error:
@@ -644,7 +601,7 @@ class TerminalSession:
             self.sim = source  # typed physical actions go to the simulated board
             wrapped: Any = source
         else:
-            wrapped = _QueuedSource(source, self.inbox)
+            wrapped = PostedSource(source, self.post)  # decided on the terminal's loop
 
         def on_result(result: Any) -> None:
             if not self.quiet:
@@ -665,6 +622,6 @@ class TerminalSession:
                     return None
                 return SimPiece.of(chess.Piece.from_symbol(letter))
 
-            self.sim.set_position(self.game._board)
+            self.sim.set_position(self.game.board)
             self.sim.supply = pending_piece
         self.board_session.start()

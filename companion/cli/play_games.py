@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.cli import CommandError
+from companion.cli.play_stones import follow
+from companion.cli.terminal_time import make_now
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.events import ClockTick, Flagged, Redone, Undone
 from companion.games import GameRules, IllegalTurn, OptionError, TurnBuilder
@@ -33,6 +35,7 @@ from companion.games.session import (
     TurnPlayed,
 )
 from companion.journal import Journal, JournalError
+from companion.sync.stone_session import is_stone_board
 
 LOGGER = logging.getLogger(__name__)
 
@@ -112,10 +115,7 @@ def _advancer(fake: Any) -> Callable[[float], None] | None:
 
 def run_game(args: Any) -> int:
     """``raindrop play --game GAME [KEY=VALUE...]``."""
-    from companion.cli.play import make_now
-
-    followed = args.board is not None and args.board.split(":")[0] in ("camera", "camera-cells",
-                                                                       "serial")
+    followed = args.board is not None and is_stone_board(args.board)
     if args.board not in (None, "none", "sim") and not followed:
         raise CommandError(f"--board {args.board}: {args.game} is played with typed turns "
                            f"or followed with --board camera[:SOURCE] or serial[:PORT] "
@@ -131,8 +131,6 @@ def run_game(args: Any) -> int:
                  + (f" ({' '.join(f'{k}={v}' for k, v in session.options.items())})"
                     if session.options else "") + ". Type 'help' for the commands.")
     if followed:
-        from companion.cli.play_stones import follow
-
         stop = follow(terminal, args.board)
         try:
             return terminal.run()

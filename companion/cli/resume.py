@@ -11,8 +11,8 @@ from companion.cli.play import (
     TerminalSession,
     add_display_options,
     check_board_option,
-    make_now,
 )
+from companion.cli.terminal_time import make_now
 from companion.games.resume import is_games_journal
 from companion.journal import JournalError, journal_header, latest_journal
 from companion.resume import resume

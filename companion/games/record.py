@@ -38,7 +38,6 @@ from typing import Any
 from companion.games import GameRules, IllegalTurn, OptionError, PositionError, get
 from companion.games.base import Position
 from companion.games.session import GameSession, Result, SessionError
-from companion.journal import ReplayError
 
 LOGGER = logging.getLogger(__name__)
 
@@ -202,7 +201,7 @@ def read_record(text: str) -> GameRecord:
     for number, side, action in actions:
         try:
             _replay(session, side, action)
-        except (IllegalTurn, SessionError, ReplayError) as error:
+        except (IllegalTurn, SessionError) as error:
             raise RecordError(f"line {number}: {side} {action}: {error}") from None
     _check_tags(tags, session)
     return GameRecord(tags, session)
@@ -221,7 +220,7 @@ def _replay(session: GameSession, side: str, action: str) -> None:
     elif words == ["declines", "the", "draw"]:
         session.decline_draw(side)
     elif words == ["runs", "out", "of", "time"]:
-        session.apply_record({"do": "flag", "player": side})
+        session.flag(side)
     elif len(words) == 2 and words[0] == "claims":
         _check_side(session, side)
         session.claim(words[1])

@@ -17,11 +17,12 @@ from typing import Any
 
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.games import OptionError, PositionError, UnknownGameError, get
-from companion.games.base import Position
+from companion.games.base import IllegalTurn, Position
 from companion.games.session import (
     JOURNAL_GAME_FORMAT,
     JOURNAL_GAME_VERSION,
     GameSession,
+    SessionError,
 )
 from companion.journal import Journal, JournalContents, JournalError, ReplayError, reopen
 
@@ -82,11 +83,47 @@ def session_from_contents(contents: JournalContents, *,
     with session.replaying():
         for entry in contents.entries:
             try:
-                session.apply_record(entry)
+                apply_entry(session, entry)
             except ReplayError as error:
                 raise JournalError(f"{file}: entry {entry.get('n')} cannot be replayed "
                                    f"({error}); the file was left as it is") from None
     return session
+
+
+def apply_entry(session: GameSession, entry: Mapping[str, Any]) -> None:
+    """Apply one journal entry to ``session`` (inside :meth:`GameSession.replaying`);
+    :class:`ReplayError` if it does not fit."""
+    action = entry.get("do")
+    try:
+        if action == "turn":
+            session.play(str(entry["turn"]))
+        elif action == "claim":
+            session.claim(str(entry["claim"]))
+        elif action == "undo":
+            session.undo()
+        elif action == "redo":
+            session.redo()
+        elif action == "offer":
+            session.offer_draw(str(entry["player"]))
+        elif action == "accept":
+            session.accept_draw(str(entry["player"]))
+        elif action == "decline":
+            session.decline_draw(str(entry["player"]))
+        elif action == "resign":
+            session.resign(str(entry["player"]))
+        elif action == "flag":
+            session.flag(str(entry["player"]))
+        elif action == "pause":
+            session.pause()
+        elif action == "continue":
+            session.resume_clock()
+        else:
+            raise ReplayError(f"unknown action {action!r}")
+    except (IllegalTurn, SessionError, KeyError, TypeError) as error:
+        raise ReplayError(f"{action!r}: {error}") from None
+    clock = entry.get("clock")
+    if session.clock is not None and isinstance(clock, dict) and not session.is_over:
+        session.clock.restore(clock, running=True)
 
 
 @dataclasses.dataclass(frozen=True)

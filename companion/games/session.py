@@ -30,8 +30,8 @@ import chess
 
 from companion.clock import Clock, ClockSettings
 from companion.events import ClockTick, Flagged, Redone, Undone
-from companion.games.base import GameRules, IllegalTurn, Outcome, Player, Position
-from companion.journal import JournalWriter, ReplayError
+from companion.games.base import GameRules, Outcome, Player, Position
+from companion.journal import JournalWriter
 
 LOGGER = logging.getLogger(__name__)
 
@@ -456,10 +456,19 @@ class GameSession:
         flagged = self.clock.flagged()
         if flagged is None:
             return
-        loser = self.rules.players[0] if flagged == chess.WHITE else self.rules.players[1]
+        self.flag(self.rules.players[0] if flagged == chess.WHITE else self.rules.players[1])
+
+    def flag(self, loser: Player) -> None:
+        """``loser`` ran out of time (the clock here finds that itself; a journal or a
+        record being replayed says so); :class:`SessionError` once the game is over."""
+        if self._ended is not None:
+            raise SessionError(f"the game is over already ({self._ended.reason})")
+        winner = self.opponent(loser)
         self._record({"do": "flag", "player": loser})
-        self._ended = Result(self.opponent(loser), f"{loser}'s time ran out", "time")
-        self.clock.stop()
+        self._ended = Result(winner, f"{loser}'s time ran out", "time")
+        if self.clock is not None:
+            self.clock.stop()
+        flagged = chess.WHITE if loser == self.rules.players[0] else chess.BLACK
         self._emit([Flagged(flagged), GameEnded(self._ended.text, self._ended.reason)])
 
     def tick(self) -> None:
@@ -479,48 +488,6 @@ class GameSession:
         if self.clock is not None and not self.is_over:
             self.clock.resume()
             self._record({"do": "continue"})
-
-    # ------------------------------------------------------------------
-    # Replaying a journal
-
-    def apply_record(self, entry: Mapping[str, Any]) -> None:
-        """Apply one journal entry (resume); :class:`ReplayError` if it does not fit."""
-        action = entry.get("do")
-        try:
-            if action == "turn":
-                self.play(str(entry["turn"]))
-            elif action == "claim":
-                self.claim(str(entry["claim"]))
-            elif action == "undo":
-                self.undo()
-            elif action == "redo":
-                self.redo()
-            elif action == "offer":
-                self.offer_draw(str(entry["player"]))
-            elif action == "accept":
-                self.accept_draw(str(entry["player"]))
-            elif action == "decline":
-                self.decline_draw(str(entry["player"]))
-            elif action == "resign":
-                self.resign(str(entry["player"]))
-            elif action == "flag":
-                loser = str(entry["player"])
-                self._ended = Result(self.opponent(loser), f"{loser}'s time ran out", "time")
-                if self.clock is not None:
-                    self.clock.stop()
-            elif action == "pause":
-                if self.clock is not None:
-                    self.clock.pause()
-            elif action == "continue":
-                if self.clock is not None:
-                    self.clock.resume()
-            else:
-                raise ReplayError(f"unknown action {action!r}")
-        except (IllegalTurn, SessionError, KeyError, TypeError) as error:
-            raise ReplayError(f"{action!r}: {error}") from None
-        clock = entry.get("clock")
-        if self.clock is not None and isinstance(clock, dict) and not self.is_over:
-            self.clock.restore(clock, running=True)
 
     def __repr__(self) -> str:
         return (f"GameSession({self.rules.name}, {self.position.text()!r}, "

@@ -45,7 +45,7 @@ def new_game(driver: Driver, name: str, options: dict[str, str], board: str) -> 
     row = find_button(setup.ids.options, option_key="board")
     setup.ids.options.parent.scroll_to(row, padding=0, animate=False)
     driver.pump(3)
-    tap_in_list(driver, find_button(row, text=board))
+    tap_in_list(driver, find_button(row, text=board), until=lambda: setup.board == board)
     assert setup.board == board
     driver.tap(setup.ids.start)
     assert app.root.current == "games_play", setup.problem

@@ -1,7 +1,7 @@
 """Starting, resuming and showing abstract games in the app (the screens call these).
 
-The screens are made when first shown (:func:`make_screen`), so the app starts as
-fast as before the games came.
+The screens themselves are made when first shown (``ui.app.SCREENS``), so the app starts
+as fast as before the games came.
 """
 
 from __future__ import annotations
@@ -19,26 +19,6 @@ from companion.games.session import GameSession
 from companion.journal import Journal, JournalError
 
 LOGGER = logging.getLogger(__name__)
-
-SCREENS = ("shelf", "games_setup", "games_play")
-
-
-def make_screen(name: str) -> Any:
-    """A new games screen by its name; ``KeyError`` for any other name."""
-    if name == "shelf":
-        from ui.games.shelf import ShelfScreen
-
-        return ShelfScreen(name=name)
-    if name == "games_setup":
-        from ui.games.setup import GameSetupScreen
-
-        return GameSetupScreen(name=name)
-    if name == "games_play":
-        from ui.games.play import GamesPlayScreen
-
-        return GamesPlayScreen(name=name)
-    raise KeyError(name)
-
 
 CLOCKS = ("none", "5+0", "10+5", "30+0")
 """The new-game screen's clock choices: none, or minutes each + seconds added a turn."""

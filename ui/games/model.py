@@ -24,7 +24,7 @@ from companion.games.session import GameSession, SessionError
 from companion.journal import Journal, JournalError
 from ui.games import picking, summary
 from ui.games.geometry import Layout, changed_cells, layout, owners
-from ui.table import format_clock as clock_text
+from ui.table_words import format_clock as clock_text
 
 LOGGER = logging.getLogger(__name__)
 

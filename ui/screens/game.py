@@ -27,7 +27,7 @@ import ui.widgets.board
 import ui.widgets.camera_preview
 import ui.widgets.panel  # noqa: F401
 from ui.layout import game_layout
-from ui.table import review_frames
+from ui.table_view import review_frames
 from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, VerdictView, rescue_text
 
 LOGGER = logging.getLogger(__name__)

@@ -10,6 +10,7 @@ from games_toy import RULES as ROW
 from companion import games
 from companion.clock import ClockSettings
 from companion.games.record import RecordError, read_record, write_record
+from companion.games.resume import apply_entry
 from companion.games.session import (
     GameEnded,
     GameSession,
@@ -103,7 +104,7 @@ def test_journal_entries_replay_to_the_same_session() -> None:
     again = new()
     with again.replaying():
         for entry in recorder.entries:
-            again.apply_record(entry)
+            apply_entry(again, entry)
     assert again.position == session.position and again.turns == session.turns
 
 
