@@ -95,6 +95,8 @@ class GameRecord:
     times: dict[str, list[float]] = field(default_factory=dict)
     nodes: dict[str, int] = field(default_factory=dict)
     illegal: str = ""
+    final: str = ""
+    """The last position (RFEN), as the referee writes it."""
 
 
 def make_player(spec: str, rules: HouseRules, seed: int, budget: str) -> Player:
@@ -144,11 +146,12 @@ def play_game(white: Player, black: Player, rules_text: str, seed: int) -> GameR
             result: float | None = 0.0 if side else 1.0
             return GameRecord(seed, white.name, black.name, rules_text, result,
                               "illegal turn", len(referee.turns), "".join(referee.flips),
-                              times, nodes, illegal)
+                              times, nodes, illegal, referee.rfen())
     ending = referee.ending
     score = 0.5 if ending.winner is None else (1.0 if ending.winner else 0.0)
     return GameRecord(seed, white.name, black.name, rules_text, score, ending.reason,
-                      len(referee.turns), "".join(referee.flips), times, nodes, illegal)
+                      len(referee.turns), "".join(referee.flips), times, nodes, illegal,
+                      referee.rfen())
 
 
 def _one(job: tuple[str, str, str, int, str]) -> GameRecord:

@@ -1,4 +1,4 @@
-"""Expectimax with alpha-beta pruning (Star1) over the search's positions.
+"""Expectimax with alpha-beta pruning (Star1 and Star2) over the search's positions.
 
 A decision (a chess move, a placement, a removal, or choosing to flip) is a
 max node; a flip is a chance node whose children are the distinct cards the
@@ -10,6 +10,9 @@ scores for the side to move, 0 to 1, so the chances of a flip average them.
   narrowed by what the cards already searched guarantee, given that every
   value lies in [0, 1]; a chance node is cut as soon as the rest cannot
   bring its average back inside the window.
+- **Star2**: before that, each card's first placement is searched as a probe;
+  its value is a lower bound for the card, and enough of them cut the chance
+  node at once (and narrow the Star1 windows).
 - **Alpha-beta** at decision nodes with principal-variation (null-window)
   searches, a transposition table, killer moves and history ordering;
   iterative deepening at the root.
@@ -18,8 +21,10 @@ scores for the side to move, 0 to 1, so the chances of a flip average them.
 - **Placements**: at the root every square is searched; inside the tree only
   the best few by :func:`~.evaluation.placement_order` (a piece can go on
   forty squares; most are alike).
-- **Quiescence** at depth 0: captures and promotions (only a side with its
-  king on the board can capture); in check, every evasion and a rescue flip.
+- **Quiescence** at depth 0: captures and promotions to the best blue piece left
+  (only a side with its king on the board can capture), skipping captures that
+  lose material to a recapture or cannot reach alpha; in check, every evasion
+  and a rescue flip.
 """
 
 from __future__ import annotations
@@ -52,7 +57,6 @@ from companion.engine.raindropchess.position import (
 LOGGER = logging.getLogger(__name__)
 
 EXACT, LOWER, UPPER = 0, 1, 2
-WIN = 1.0
 LOSS = 0.0
 PLY_COST = 4e-7
 """A proven result loses this much a ply, so the engine wins fast and loses slowly."""
@@ -97,7 +101,6 @@ class RootLine:
     value: float
     exact: bool
     nodes: int = 0
-    line: tuple[int, ...] = ()
 
 
 @dataclass

@@ -23,7 +23,7 @@ from companion.engine.levels import level
 from companion.engine.raindropchess import RaindropchessEngine, make_engine
 from companion.engine.thinker import think
 from companion.game import Game
-from companion.rules import HouseRules, RaindropBoard
+from companion.rules import HouseRules, RaindropBoard, mate_verdict
 
 ENGINE = RaindropchessEngine()
 
@@ -142,7 +142,7 @@ def test_in_check_it_takes_the_rescue_flip_when_its_move_loses() -> None:
     rfen = "8/5P2/2P1P3/1Nb5/8/1pKB3p/3n3k/2q~5[RRBPPPPP] w QRBNrbn - 3 25"
     board = RaindropBoard(rfen)
     assert board.is_check() and [m.uci() for m in board.legal_moves] == ["d3c2"]
-    assert board.mate_verdict().rescue_probability == 1
+    assert mate_verdict(board).rescue_probability == 1
     analysis = ENGINE.analyse(rfen, level=level(3), budget=Budget(playouts=20000))
     values = {candidate.turn: candidate for candidate in analysis.candidates}
     assert analysis.chosen.turn == "flip"

@@ -25,7 +25,7 @@ from companion.engine.raindropchess.position import (
     Position,
     iter_bits,
 )
-from companion.rules import FlipOutcome, HouseRules, RaindropBoard, card_letter
+from companion.rules import FlipOutcome, HouseRules, RaindropBoard, card_letter, mate_verdict
 from companion.rules.letters import JOKER
 
 HOUSE_RULES = {
@@ -102,7 +102,7 @@ def check_position(board: RaindropBoard, pos: Position) -> None:
         assert total == pytest.approx(1.0)
         if board.is_check():
             assert pos.rescue_chance() == pytest.approx(
-                float(board.mate_verdict().rescue_probability)), board.rfen()
+                float(mate_verdict(board).rescue_probability)), board.rfen()
 
 
 def random_game(rules: HouseRules, rng: random.Random, plies: int) -> None:
