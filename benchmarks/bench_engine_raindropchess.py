@@ -12,7 +12,8 @@ Each game is played by :class:`~raindrop_referee.Referee`, which holds both
 secret decks (shuffled from the game's recorded seed), deals the cards and
 checks every turn with its own rules; the players see only the RFEN. Games
 come in pairs on the same decks with the colours swapped. The score is the
-first player's, with a 95% interval from the spread of the pairs' scores.
+first player's, with a 95% interval: the wider of the one from the spread of
+the pairs' scores and Wilson's on the games.
 
 Strength runs use node budgets (``--budget nodes``, the default): each level
 searches as many nodes as its time cap gives on an idle core of the machine
@@ -195,8 +196,22 @@ def score_of(records: list[GameRecord], first: str) -> MatchScore:
     mean = sum(pairs) / len(pairs)
     spread = statistics.stdev(pairs) if len(pairs) > 1 else 0.5
     half = 1.96 * spread / math.sqrt(len(pairs))
-    return MatchScore(first, second, len(records), mean, max(0.0, mean - half),
-                      min(1.0, mean + half), wins, draws, losses, illegal)
+    low, high = wilson(mean, len(records))
+    return MatchScore(first, second, len(records), mean, max(0.0, min(mean - half, low)),
+                      min(1.0, max(mean + half, high)), wins, draws, losses, illegal)
+
+
+def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval for a share ``score`` of ``games`` (draws count half).
+
+    The reported interval is the wider of this and the pairs' normal interval: the
+    pairs' spread can be zero in a short, one-sided match, Wilson's never is."""
+    if not games:
+        return 0.0, 1.0
+    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) \
+        / (1 + z * z / games)
+    return centre - half, centre + half
 
 
 def run_match(first: str, second: str, games: int, seed: int, rules_text: str, budget: str,
