@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.cli import CommandError
+from companion.cli.hints import HINT_TURNS, show_hint
 from companion.cli.play_stones import follow
 from companion.cli.terminal_time import make_now
 from companion.clock import ClockSettings, ClockSettingsError
+from companion.engine.contract import Budget
 from companion.events import ClockTick, Flagged, Redone, Undone
 from companion.games import GameRules, IllegalTurn, OptionError, TurnBuilder
 from companion.games.record import parse_options, write_record
@@ -56,6 +58,7 @@ Commands (one per line):
   cancel               drop the turn being built
   done                 play the turn built so far (when it may end here)
   turns                list legal turns (the first {limit})
+  hint [N]             the engine's best N turns (default 3) with their chances
   undo, redo           take back / replay the last turn (not after the game is over)
   claim [NAME]         make a claim the rules offer now (e.g. a draw)
   draw                 offer a draw, or accept the one offered
@@ -144,8 +147,10 @@ class GamesTerminal:
 
     def __init__(self, session: GameSession, *, journal_path: Path | None = None,
                  out: TextIO | None = None, advance: Callable[[float], None] | None = None,
-                 ) -> None:
+                 hint_budget: Budget | None = None) -> None:
         self.session = session
+        self.hint_budget = hint_budget
+        """The hint's search budget (None: the default level's time)."""
         self.rules: GameRules[Any] = session.rules
         self.journal_path = journal_path
         self.out = out or sys.stdout
@@ -321,6 +326,9 @@ class GamesTerminal:
             self.show_steps()
         elif command == "turns":
             self.show_turns()
+        elif command == "hint" and not session.is_over:
+            count = int(rest) if rest.isdigit() and 0 < int(rest) <= 10 else HINT_TURNS
+            show_hint(session.position.text(), self.say, count=count, budget=self.hint_budget)
         elif command == "back":
             if self.builder is None or not self.builder.steps:
                 self.say("No step to take back.")

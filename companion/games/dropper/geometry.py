@@ -53,6 +53,8 @@ class Grid:
     neighbour_indexes: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     """Index -> its neighbours' indexes, in the order a1, a2... of their names."""
     empty_board: str = field(init=False, repr=False)
+    separators: int = field(init=False, repr=False)
+    """The bits of the ``/`` characters."""
 
     def __post_init__(self) -> None:
         width, height = self.width, self.height
@@ -91,6 +93,7 @@ class Grid:
         set_(self, "around", tuple(around))
         set_(self, "neighbour_indexes", tuple(nbr_indexes))
         set_(self, "empty_board", "/".join(["." * width] * height))
+        set_(self, "separators", ((1 << length) - 1) & ~self.valid)
 
     def bit(self, k: int) -> int:
         """The bit mask of index ``k``."""

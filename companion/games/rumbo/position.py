@@ -38,6 +38,10 @@ OPTION_NAMES = ("edgeholes", "nostraight")
 """The on/off options, in canonical (sorted) order."""
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 @dataclass(frozen=True)
 class RumboPosition:
     """One position. Build it with :func:`parse` or the rules' ``start``.
@@ -58,6 +62,19 @@ class RumboPosition:
     """``v`` / ``h``: the stone's group is claimed by that player; ``.`` otherwise."""
     edgeholes: bool = False
     nostraight: bool = False
+
+    @classmethod
+    def fast(cls, fields: dict[str, object], stones: str) -> RumboPosition:
+        """A position of ``fields`` (every field but the stones, as in :meth:`__init__`)
+        with ``stones``, made without the checks of the dataclass's constructor."""
+        pos = _new(cls)
+        values = dict(fields)
+        values["stones"] = stones
+        _set(pos, "__dict__", values)
+        return pos
+
+    def __hash__(self) -> int:
+        return hash(self.stones)  # equal positions have equal stones
 
     @property
     def to_move(self) -> str:
