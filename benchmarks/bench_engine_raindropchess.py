@@ -4,6 +4,7 @@
     python benchmarks/bench_engine_raindropchess.py --pairing L1:random --games 40
     python benchmarks/bench_engine_raindropchess.py --pairing L5:L1 --games 20
     python benchmarks/bench_engine_raindropchess.py --pairing L3:hobby --games 60
+    python benchmarks/bench_engine_raindropchess.py --turn-times 3
     python benchmarks/bench_engine_raindropchess.py --timed --games 4
     python benchmarks/bench_engine_raindropchess.py --smoke        # every house rule
     python benchmarks/bench_engine_raindropchess.py --calibrate
@@ -19,9 +20,12 @@ Strength runs use node budgets (``--budget nodes``, the default): each level
 searches as many nodes as its time cap gives on an idle core of the machine
 the calibration was made on (:data:`LEVEL_NODES`), so a busy machine changes
 how long a game takes but not how it is played, and every game replays from
-its seed. ``--timed`` plays at the real time caps and reports each level's
-longest turn against its cap plus 10%. ``--budget time`` plays the pairing at
-the real caps instead. ``--log FILE`` appends one JSON line per game.
+its seed. ``--turn-times N`` has every level think at its real time cap on ``N``
+positions from engine games and reports the longest turn against the cap plus 10%
+(wall-clock time, as a player waits). ``--timed`` plays whole games at the real
+time caps and reports each level's longest turn against its cap plus 10%.
+``--budget time`` plays the pairing at the real caps instead. ``--log FILE`` appends
+one JSON line per game.
 """
 
 from __future__ import annotations
@@ -268,6 +272,29 @@ def timing_report(records: list[GameRecord]) -> None:
               f"{'yes' if values[-1] <= cap * 1.1 else 'NO'}")
 
 
+def turn_times(count: int) -> bool:
+    """Every level at its real time cap (wall clock) on ``count`` positions from engine
+    games: each turn's time against the cap plus 10%. True when every turn is within."""
+    rules = HouseRules()
+    positions = sample_positions(rules, count)
+    engine = RaindropchessEngine(rules)
+    print("level   cap s  positions   mean s    max s   max/cap   within cap+10%")
+    within = True
+    for item in LEVELS:
+        seconds = []
+        for rfen in positions:
+            start = time.monotonic()
+            engine.analyse(rfen, level=item, budget=Budget.for_level(item))
+            seconds.append(time.monotonic() - start)
+        worst = max(seconds)
+        ok = worst <= item.seconds * 1.1
+        within = within and ok
+        print(f"L{item.number:<5} {item.seconds:6.2f}  {len(seconds):9d}  "
+              f"{statistics.mean(seconds):7.3f}  {worst:7.3f}  {worst / item.seconds:7.2f}   "
+              f"{'yes' if ok else 'NO'}", flush=True)
+    return within
+
+
 def calibrate() -> None:
     """Nodes a second (of CPU time, so that other load does not count) of the engine and
     the hobby engine, each searching level 3's 2 s on positions from engine games."""
@@ -377,6 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", type=Path)
     parser.add_argument("--timed", action="store_true",
                         help="levels 1-5 against the material player at their real time caps")
+    parser.add_argument("--turn-times", type=int, metavar="N",
+                        help="each level at its real time cap on N positions: the time a turn "
+                             "against the cap plus 10%%")
     parser.add_argument("--smoke", action="store_true",
                         help="one pair of games of level 1 against random under every house rule")
     parser.add_argument("--calibrate", action="store_true")
@@ -391,6 +421,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.star_table:
         star_table(10, 3)
         return 0
+    if args.turn_times:
+        return 0 if turn_times(args.turn_times) else 1
     if args.smoke:
         bad = 0
         for rules_text in SMOKE_RULES:

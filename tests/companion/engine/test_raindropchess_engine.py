@@ -240,18 +240,25 @@ def test_raindrop_best_and_its_jsonl_stream(capsys: pytest.CaptureFixture[str]) 
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("N@") and "White" in lines[1] and lines[2].startswith(" 1.")
     old = sys.stdin
+    mate = "7k/6pp/8/8/8/8/8/R3K3[Pp] w QRBNqrbn - 0 30"
     sys.stdin = io.TextIOWrapper(io.BytesIO(
-        f"{start}\n{knight}\nnot an rfen\n".encode()))
+        f"{start}\n{knight}\nnot an rfen\n{mate}\n".encode()))
     try:
         assert main(["best", "--jsonl", "--playouts", "300"]) == 0
     finally:
         sys.stdin = old
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [record["position"] for record in records] == [start, knight, "not an rfen", mate]
     assert records[0]["turn"] == "flip" and "after" not in records[0]
     board = RaindropBoard(knight)
+    assert records[1]["turn"].startswith("N@")
     board.push_uci(records[1]["turn"])
     assert records[1]["after"] == board.rfen()
-    assert "error" in records[2]
+    assert "RFEN" in records[2]["error"] and "turn" not in records[2]
+    assert records[3]["turn"] == "a1a8" and records[3]["value"] == 1.0  # a chess move in UCI
+    board = RaindropBoard(mate)
+    board.push_uci("a1a8")
+    assert records[3]["after"] == board.rfen()
     code = main(["best", start, "--rules", "jokers_per_deck=9"])
     assert code == 2 and "jokers_per_deck" in capsys.readouterr().err
     assert main(["best", start, "--rules", "joker_effect=remove_piece",
