@@ -1,13 +1,14 @@
 """The Raindropchess engine's strength and speed, in whole games judged by a referee.
 
-    python benchmarks/bench_engine_raindropchess.py --pairing L3:material --games 40
-    python benchmarks/bench_engine_raindropchess.py --pairing L1:random --games 40
-    python benchmarks/bench_engine_raindropchess.py --pairing L5:L1 --games 20
-    python benchmarks/bench_engine_raindropchess.py --pairing L3:hobby --games 60
+    python benchmarks/bench_engine_raindropchess.py --pairing L3:material --games 30 --seed 20000
+    python benchmarks/bench_engine_raindropchess.py --pairing L1:random --games 40 --seed 21000
+    python benchmarks/bench_engine_raindropchess.py --pairing L3:hobby --games 40 --seed 23000
+    python benchmarks/bench_engine_raindropchess.py --pairing L2:L1 --games 30 --seed 22000
     python benchmarks/bench_engine_raindropchess.py --turn-times 3
     python benchmarks/bench_engine_raindropchess.py --timed --games 4
     python benchmarks/bench_engine_raindropchess.py --smoke        # every house rule
     python benchmarks/bench_engine_raindropchess.py --calibrate
+    python benchmarks/bench_engine_raindropchess.py --report a.jsonl b.jsonl   # logged games
 
 Each game is played by :class:`~raindrop_referee.Referee`, which holds both
 secret decks (shuffled from the game's recorded seed), deals the cards and
@@ -31,6 +32,7 @@ one JSON line per game.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import math
 import multiprocessing
@@ -388,6 +390,23 @@ def sample_positions(rules: HouseRules, count: int) -> list[str]:
     return seen[:count]
 
 
+def report(paths: list[Path]) -> None:
+    """The score of the games logged in ``paths`` (one pairing; ``--log`` files)."""
+    records = []
+    for path in paths:
+        for line in path.read_text().splitlines():
+            if line.strip():
+                records.append(GameRecord(**json.loads(line)))
+    if not records:
+        raise SystemExit("no games in the logs")
+    score = score_of(records, records[0].white)
+    seeds = sorted({record.seed for record in records})
+    print_score(score, "logged")
+    print(f"  seeds {seeds[0]}-{seeds[-1]}; endings: " + ", ".join(
+        f"{reason} {count}" for reason, count in sorted(
+            collections.Counter(record.reason for record in records).items())))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairing", default="L3:material", metavar="A:B")
@@ -410,6 +429,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true",
                         help="one pair of games of level 1 against random under every house rule")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="LOG",
+                        help="score the games of one pairing's --log files")
     parser.add_argument("--star-table", action="store_true",
                         help="nodes to each depth with and without Star1/Star2 (10 positions)")
     args = parser.parse_args(argv)
@@ -417,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
     SECONDS = args.seconds
     if args.calibrate:
         calibrate()
+        return 0
+    if args.report:
+        report(args.report)
         return 0
     if args.star_table:
         star_table(10, 3)
