@@ -294,7 +294,7 @@ class CameraBoardReader:
         # against the last settled frame: only motion postpones the check.
         if not result.disturbance.moving and not result.aligned:
             self._misaligned += 1
-            if self._misaligned >= self.config.check_failures_to_relocate:
+            if self._misaligned >= self.config.locate.check_failures_to_relocate:
                 on_status(SourceStatus(self.name, True, "the board moved; looking for it again"))
                 self._relocate(frame, on_status)
                 settler.reset()
