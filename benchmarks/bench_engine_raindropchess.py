@@ -391,7 +391,8 @@ def sample_positions(rules: HouseRules, count: int) -> list[str]:
 
 
 def report(paths: list[Path]) -> None:
-    """The score of the games logged in ``paths`` (one pairing; ``--log`` files)."""
+    """The score of the games logged in ``paths`` (one pairing; ``--log`` files), whole
+    pairs only."""
     records = []
     for path in paths:
         for line in path.read_text().splitlines():
@@ -399,6 +400,9 @@ def report(paths: list[Path]) -> None:
                 records.append(GameRecord(**json.loads(line)))
     if not records:
         raise SystemExit("no games in the logs")
+    per_seed = collections.Counter(record.seed for record in records)
+    if max(per_seed.values()) > 1:  # a match cut short: only whole colour-swapped pairs
+        records = [record for record in records if per_seed[record.seed] > 1]
     score = score_of(records, records[0].white)
     seeds = sorted({record.seed for record in records})
     print_score(score, "logged")
