@@ -38,6 +38,7 @@ from companion.rules import (
     Termination,
     parse_card_letter,
 )
+from companion.table.seats import CHESS_SEATS, SeatError, TableSettings
 
 LOGGER = logging.getLogger(__name__)
 
@@ -122,6 +123,7 @@ def write_pgn(game: Game, *, headers: dict[str, str] | None = None,
         tags["SetUp"] = "1"
         tags["FEN"] = start
     tags["RaindropRules"] = rules_to_text(game.rules)
+    tags.update(table_tags(game))
     if include_decks:
         tags["RaindropDecks"] = order_to_text(game.export_played_order())
     if game.clock is not None:
@@ -137,6 +139,24 @@ def write_pgn(game: Game, *, headers: dict[str, str] | None = None,
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags.items()]
     movetext = " ".join([*_movetext_tokens(game), result])
     return "\n".join(lines) + "\n\n" + _wrap(movetext) + "\n"
+
+
+def table_tags(game: Game) -> dict[str, str]:
+    """Who sat where and the hints (a game against the companion): ``White``/``Black``
+    name a companion seat (``Companion (level 3)``), ``RaindropSeats`` (``white=person
+    black=companion:3``), ``RaindropHints`` (the limit) and ``RaindropHintsUsed``."""
+    if not game.table:
+        return {}
+    try:
+        settings = TableSettings.from_dict(game.table, CHESS_SEATS)
+    except SeatError:
+        return {}
+    tags = {seat.name.capitalize(): seat.title() for seat in settings.companions}
+    tags["RaindropSeats"] = settings.tags()["Seats"]
+    tags["RaindropHints"] = settings.hints.text()
+    tags["RaindropHintsUsed"] = " ".join(f"{side}={game.hints_used.get(side, 0)}"
+                                         for side in CHESS_SEATS)
+    return tags
 
 
 def _escape(value: str) -> str:

@@ -77,8 +77,9 @@ def game_from_contents(contents: JournalContents, *,
         raise JournalError(f"{file}: the header does not describe a game: "
                            f"{str(error)[:300]}") from None
     seed = secret.get("seed")
+    table = header.get("table")
     game = Game(rules, seed=seed if isinstance(seed, int) else None, clock=clock, now=now,
-                decks=decks)
+                decks=decks, table=table if isinstance(table, dict) else None)
     with game.replaying():
         for entry in contents.entries:
             try:
@@ -148,6 +149,8 @@ def apply_entry(game: Game, entry: dict[str, Any]) -> None:
             game.resign(_color(entry.get("color")))
         elif kind == "flag":
             game.flag(_color(entry.get("color")))
+        elif kind == "hint":
+            game.note_hint(_color(entry.get("color")))
         elif kind == "pause":
             game.pause()
         elif kind == "resume":
@@ -192,8 +195,10 @@ def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.mono
 def new_game(rules: HouseRules | None = None, *, seed: int | None = None,
              clock: ClockSettings | None = None,
              directory: str | os.PathLike[str] | None = None,
-             now: Callable[[], float] = time.monotonic) -> tuple[Game, Journal]:
-    """A new game recording to a new journal in the games directory."""
+             now: Callable[[], float] = time.monotonic,
+             table: dict[str, Any] | None = None) -> tuple[Game, Journal]:
+    """A new game recording to a new journal in the games directory (``table``: who sits
+    where, :meth:`companion.table.seats.TableSettings.to_dict`)."""
     journal = Journal.create(directory)
-    game = Game(rules, seed=seed, clock=clock, journal=journal, now=now)
+    game = Game(rules, seed=seed, clock=clock, journal=journal, now=now, table=table)
     return game, journal

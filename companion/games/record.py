@@ -118,6 +118,7 @@ def write_record(session: GameSession, *, tags: Mapping[str, str] | None = None)
         if name:
             values[player.capitalize()] = name
     values.update(seating_tags(session))
+    values.update(table_tags(session))
     values.update(tags or {})
     result: Result | None = session.result
     values["Result"] = result.text if result is not None else "*"
@@ -129,6 +130,20 @@ def write_record(session: GameSession, *, tags: Mapping[str, str] | None = None)
     head = "\n".join(f'[{key} "{_escape(values[key])}"]' for key in order)
     body = "\n".join(_action_lines(session))
     return head + "\n\n" + body + ("\n" if body else "")
+
+
+def table_tags(session: GameSession) -> dict[str, str]:
+    """Who sat where and the hints, in a game against the companion: ``Seats``
+    (``white=person black=companion:3``), ``Hints`` (the limit) and ``HintsUsed``."""
+    table = session.table
+    seats = table.get("seats") if isinstance(table, dict) else None
+    if not isinstance(seats, dict) or not seats:
+        return {}
+    order = [str(name) for name in table.get("order") or seats]
+    return {"Seats": " ".join(f"{name}={seats.get(name)}" for name in order),
+            "Hints": str(table.get("hints", "unlimited")),
+            "HintsUsed": " ".join(f"{name}={session.hints_used.get(name, 0)}"
+                                  for name in order)}
 
 
 def seating_tags(session: GameSession) -> dict[str, str]:

@@ -37,7 +37,8 @@ def new_session(game: str, options: Mapping[str, str], *,
                 clock: ClockSettings | None = None,
                 names: Mapping[str, str] | None = None,
                 directory: str | os.PathLike[str] | None = None,
-                now: Callable[[], float] = time.monotonic) -> tuple[GameSession, Journal]:
+                now: Callable[[], float] = time.monotonic,
+                table: Mapping[str, Any] | None = None) -> tuple[GameSession, Journal]:
     """A new session of ``game`` recording to a new journal in the games directory.
 
     :class:`~companion.games.UnknownGameError`, :class:`~companion.games.OptionError`
@@ -50,7 +51,7 @@ def new_session(game: str, options: Mapping[str, str], *,
     journal = Journal.create(directory)
     try:
         session = GameSession(rules, start, options=values, names=names, clock=clock, now=now,
-                              journal=journal)
+                              journal=journal, table=table)
     except BaseException:
         journal.close()
         raise
@@ -75,8 +76,11 @@ def session_from_contents(contents: JournalContents, *,
         names = {str(k): str(v) for k, v in _mapping(header.get("names")).items()}
         clock_data = header.get("clock")
         clock = ClockSettings.from_dict(clock_data) if clock_data else None
+        table = header.get("table")
+        if table is not None and not isinstance(table, dict):
+            raise TypeError(f"the table settings are not a mapping: {str(table)[:60]}")
         session = GameSession(rules, start, options=options, names=names, clock=clock,
-                              now=now)
+                              now=now, table=table)
     except (KeyError, TypeError, ValueError) as error:  # UnknownGameError, PositionError,
         # OptionError, ClockSettingsError, SessionError are ValueErrors
         raise JournalError(f"{file}: the header does not describe a game: "
@@ -124,6 +128,8 @@ def apply_entry(session: GameSession, entry: Mapping[str, Any]) -> None:
             session.resign(str(entry["player"]))
         elif action == "flag":
             session.flag(str(entry["player"]))
+        elif action == "hint":
+            session.note_hint(str(entry["player"]))
         elif action == "pause":
             session.pause()
         elif action == "continue":

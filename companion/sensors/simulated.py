@@ -479,7 +479,8 @@ class SimulatedBoard:
 
     def render(self) -> str:
         """The board as text: pieces by letter (``~`` after a blue piece), ``*`` a lit
-        target square, ``!`` a square to fix, ``'`` the last move; then the hand."""
+        target square, ``!`` a square to fix, ``'`` the last move, ``^`` a square of the
+        companion's turn to make; then the hand."""
         lines = []
         for rank in range(7, -1, -1):
             cells = []
@@ -488,7 +489,9 @@ class SimulatedBoard:
                 piece = self.squares.get(square)
                 bit = chess.BB_SQUARES[square]
                 mark = " "
-                if self.hint.fix & bit:
+                if self.hint.turn & bit:
+                    mark = "^"
+                elif self.hint.fix & bit:
                     mark = "!"
                 elif self.hint.targets & bit:
                     mark = "*"
