@@ -16,7 +16,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -110,8 +110,13 @@ class Game:
     def __init__(self, rules: HouseRules | None = None, *, seed: int | None = None,
                  clock: ClockSettings | None = None, journal: JournalWriter | None = None,
                  now: Callable[[], float] = time.monotonic,
-                 decks: Decks | None = None) -> None:
+                 decks: Decks | None = None, table: Mapping[str, Any] | None = None) -> None:
         self.rules: HouseRules = rules if rules is not None else HouseRules()
+        self.table: dict[str, Any] = dict(table or {})
+        """Who sits where and the hint limit, as :mod:`companion.table.seats` writes them
+        (empty: two persons); kept in the journal's header."""
+        self.hints_used: dict[str, int] = {"white": 0, "black": 0}
+        """Hints given to each side so far (journaled, so a resumed game keeps them)."""
         self.seed = seed
         if decks is None:
             decks = Decks.shuffled(self.rules, seed)
@@ -226,6 +231,7 @@ class Game:
             "secret": {"seed": self.seed, "decks": self.export_initial_order()},
             "clock": self.clock.settings.to_dict() if self.clock is not None else None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            **({"table": dict(self.table)} if self.table else {}),
         }
 
     def actions(self) -> list[Action]:
@@ -701,6 +707,17 @@ class Game:
         self._emit(items)
 
     # ------------------------------------------------------------------
+    # Hints
+
+    def note_hint(self, color: chess.Color) -> None:
+        """Count a hint given to ``color`` (journaled; it changes nothing on the board and
+        is never taken back)."""
+        self._ensure_playable()
+        side = _side(color)
+        self._record({"a": "hint", "color": side})
+        self.hints_used[side] += 1
+
+    # ------------------------------------------------------------------
     # Draws, resignation
 
     def offer_draw(self, color: chess.Color) -> None:
@@ -839,6 +856,19 @@ class Game:
         """Record further actions to ``journal`` (resuming: its header already exists);
         ``None`` stops recording."""
         self._journal = journal
+
+    @property
+    def journal(self) -> JournalWriter | None:
+        """Where the game records its actions (``None``: nowhere)."""
+        return self._journal
+
+    def close_journal(self) -> None:
+        """Stop recording and let go of the journal (its file and its lock), when the
+        session playing this game ends."""
+        journal, self._journal = self._journal, None
+        close = getattr(journal, "close", None)
+        if close is not None:
+            close()
 
     @contextmanager
     def replaying(self) -> Iterator[None]:

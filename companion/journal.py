@@ -11,23 +11,35 @@ file (``.keys/ID.key`` beside the file, the ``ID`` named by the header's ``key``
 field). Journals, key files and their folders are created readable by their
 owner only (0600, 0700).
 
+A session holds its journal locked for its whole life (:mod:`companion.locking`):
+a second session, in another process or the same one, is refused with a message
+naming the first. An append is whole or absent: a write cut short (a full disk) or
+not flushed is rolled back to the last whole entry before the error reaches the
+game, which then does not play the action.
+
 Reading (:func:`read_entries`) stops at the first entry that is torn, damaged or
 out of sequence. :func:`reopen` goes on writing to a journal: it cuts back a torn
-*tail* (a crash mid-write, damaged bytes at the very end) after copying the
-original aside (``NAME.damaged-N``), but refuses, changing nothing, when intact
-entries follow a damaged one. Nothing here knows any game: :mod:`companion.resume`
-rebuilds a Raindropchess game from a journal, :mod:`companion.games.resume` one of
-the abstract games.
+*last entry* (a crash mid-write: bytes without an end of line, or one damaged last
+line) after copying the original aside (``NAME.damaged-N``), but refuses, changing
+nothing, whenever that would drop an intact entry (entries swapped, merged,
+duplicated, missing, damaged before the end), unless asked to cut. Files are read
+with bounds (:mod:`companion.limits`): regular files only, at most
+:data:`~companion.limits.MAX_JOURNAL_BYTES`, JSON nested at most
+:data:`~companion.limits.MAX_JSON_DEPTH` deep. Nothing here knows any game:
+:mod:`companion.resume` rebuilds a Raindropchess game from a journal,
+:mod:`companion.games.resume` one of the abstract games.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import errno
 import json
 import logging
 import os
+import re
 import secrets
-import shutil
+import shlex
+import stat
 import time
 import zlib
 from collections.abc import Callable
@@ -36,11 +48,14 @@ from typing import Any, Protocol, TypeVar
 
 import platformdirs
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
-
+from companion import locking
+from companion.limits import (
+    MAX_JOURNAL_BYTES,
+    MAX_LINE,
+    LimitError,
+    check_json_depth,
+    read_fd,
+)
 from companion.sealing import KEY_BYTES, SealError, new_key, seal, unseal
 
 LOGGER = logging.getLogger(__name__)
@@ -54,6 +69,8 @@ KEY_FIELD = "key"    # the header's field naming its key file
 KEY_DIR = ".keys"    # the key files' folder, beside the journals
 FILE_MODE = 0o600
 DIR_MODE = 0o700
+MAX_ENTRY_BYTES = MAX_LINE
+"""No entry is longer: more damaged bytes than this at the end are not one torn entry."""
 
 
 class JournalError(ValueError):
@@ -113,10 +130,11 @@ def decode_line(line: bytes) -> dict[str, Any]:
     data = line[9:]
     if zlib.crc32(data) != crc:
         raise ValueError("the checksum does not match (damaged data)")
+    check_json_depth(data, "the JSON")
     try:
         item = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"the JSON is damaged: {error}") from None
+    except (ValueError, RecursionError) as error:  # bad UTF-8, JSON, or a huge number
+        raise ValueError(f"the JSON is damaged: {str(error)[:200]}") from None
     if not isinstance(item, dict):
         raise ValueError("the line is not a JSON object")
     return item
@@ -214,25 +232,24 @@ def _unsealed(item: dict[str, Any], key: bytes | None, label: str) -> dict[str, 
 
 
 def _lock(fd: int, path: Path) -> None:
-    """Hold the journal against other processes (two appending would corrupt it).
-
-    A POSIX record lock: per process, so one process may open its own journal
-    again; the kernel drops it when the process dies, even by ``kill -9``.
-    """
-    if fcntl is None:  # pragma: no cover - not POSIX
-        return
+    """Hold the journal for this session (two sessions appending would corrupt it);
+    :class:`JournalError` naming the session that holds it, ``fd`` closed then."""
     try:
-        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        if error.errno in (errno.EACCES, errno.EAGAIN):
-            raise JournalError(f"{path} is open in another raindrop process (the game is "
-                               f"being played there)") from None
-        LOGGER.debug("cannot lock %s: %s", path, error)  # a file system without locks
+        locking.acquire(fd, path)
+    except locking.JournalInUse as error:
+        os.close(fd)
+        raise JournalError(str(error)) from None
 
 
 class Journal:
     """Appends a game's entries to one file, each flushed to disk (fsync); an entry's
-    ``secret`` field is sealed with the journal's key (made by :meth:`begin`)."""
+    ``secret`` field is sealed with the journal's key (made by :meth:`begin`).
+
+    It holds the file locked (:mod:`companion.locking`) until :meth:`close`. An
+    append is whole or absent: when a write fails or is cut short, or the flush
+    fails, the file is cut back to the last whole entry and :class:`JournalError`
+    says the action was not saved. If even that cut fails, the journal refuses
+    every further append (resume cuts the torn last entry)."""
 
     def __init__(self, path: Path, *, fd: int, entries: int, key: bytes | None = None,
                  ) -> None:
@@ -240,6 +257,8 @@ class Journal:
         self._fd: int | None = fd
         self._entries = entries
         self._key = key
+        self._size = os.fstat(fd).st_size  # the end of the last whole entry
+        self._broken: str | None = None
 
     @classmethod
     def create(cls, directory: str | os.PathLike[str] | None = None) -> Journal:
@@ -277,15 +296,34 @@ class Journal:
     def _write(self, item: dict[str, Any]) -> None:
         if self._fd is None:
             raise JournalError(f"the journal {self.path} is closed")
+        if self._broken is not None:
+            raise JournalError(self._broken)
         data = encode_line(item)
         try:
             written = os.write(self._fd, data)
             if written != len(data):
-                raise JournalError(f"short write to {self.path} ({written} of {len(data)} "
-                                   f"bytes)")
+                raise OSError(f"only {written} of {len(data)} bytes were written; the "
+                              f"disk may be full")
             os.fsync(self._fd)
         except OSError as error:
-            raise JournalError(f"cannot write to the journal {self.path}: {error}") from None
+            self._roll_back()
+            raise JournalError(f"cannot write to the journal {self.path} ({error}): the "
+                               f"action was not saved, so it was not played. Free some "
+                               f"space and try again") from None
+        self._size += len(data)
+
+    def _roll_back(self) -> None:
+        """Cut the file back to its last whole entry after a failed append."""
+        assert self._fd is not None
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.fsync(self._fd)
+        except OSError as error:
+            LOGGER.error("cannot cut %s back after a failed write: %s", self.path, error)
+            self._broken = (f"the journal {self.path} could not be repaired after a failed "
+                            f"write ({error}): the action was not saved, so it was not "
+                            f"played. Quit, free some space and resume (resume cuts the "
+                            f"torn last entry)")
 
     def begin(self, header: dict[str, Any]) -> None:
         """Write the header line (a new journal only). A header with a ``secret``
@@ -313,7 +351,9 @@ class Journal:
         return max(self._entries, 0)
 
     def close(self) -> None:
+        """Let go of the file (and its lock)."""
         if self._fd is not None:
+            locking.release(self.path)
             os.close(self._fd)
             self._fd = None
 
@@ -342,23 +382,43 @@ class JournalContents:
     good_bytes: int          # the length of the good part (header and good entries)
     total_bytes: int
     problem: str | None      # why reading stopped before the end, if it did
-    damaged_inside: bool = False  # intact entries follow the damage: never cut
+    damaged_inside: bool = False
+    """Cutting after the good entries would drop more than a torn last entry (an
+    intact entry, or more than one line): never done unless asked."""
 
 
 def read_entries(path: str | os.PathLike[str]) -> JournalContents:
     """Read any journal's header and entries without changing the file (no game knowledge).
 
-    :class:`JournalError` if the header or the key cannot be read. Reading stops
-    at the first entry that is torn, damaged (checksum, JSON, seal) or out of
-    sequence; ``damaged_inside`` says whether intact entries follow it.
+    :class:`JournalError` if the file is not a regular file of at most
+    :data:`~companion.limits.MAX_JOURNAL_BYTES`, or its header or key cannot be read.
+    Reading stops at the first entry that is torn, damaged (checksum, JSON, seal) or
+    out of sequence; ``damaged_inside`` says whether more than a torn last entry
+    follows the good ones.
     """
     file = Path(path)
     try:
-        data = file.read_bytes()
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise JournalError(f"no journal at {file}") from None
     except OSError as error:
         raise JournalError(f"cannot read the journal {file}: {error}") from None
+    try:
+        return _contents(file, _read(fd, file))
+    finally:
+        os.close(fd)
+
+
+def _read(fd: int, file: Path) -> bytes:
+    try:
+        return read_fd(fd, MAX_JOURNAL_BYTES, f"the journal {file}")
+    except LimitError as error:
+        raise JournalError(f"{error}; it was left as it is") from None
+    except OSError as error:
+        raise JournalError(f"cannot read the journal {file}: {error}") from None
+
+
+def _contents(file: Path, data: bytes) -> JournalContents:
     end = data.find(b"\n")
     if end < 0:
         raise JournalError(f"{file} is not a readable journal: no complete header line "
@@ -377,40 +437,71 @@ def read_entries(path: str | os.PathLike[str]) -> JournalContents:
     entries: list[dict[str, Any]] = []
     position = end + 1
     problem = None
-    damaged_inside = False
     while position < len(data):
         end = data.find(b"\n", position)
         number = len(entries) + 1
         if end < 0:
-            problem = (f"entry {number}, the last, is torn ({len(data) - position} bytes "
-                       f"without an end of line)")
+            problem = (f"entry {number}, the last, is torn (line {number + 1}: "
+                       f"{len(data) - position} bytes without an end of line)")
             break
         try:
             item = decode_line(data[position:end])
             if item.get("n") != number:
-                raise ValueError(f"it is out of sequence (numbered {item.get('n')!r})")
+                raise ValueError(f"it is out of sequence (numbered {item.get('n')!r:.20})")
             item = _unsealed(item, key, str(number))
         except ValueError as error:
-            problem = f"entry {number} is damaged: {error}"
-            damaged_inside = _intact_after(data, end + 1 if end >= 0 else len(data), number)
+            problem = f"entry {number} is damaged (line {number + 1}): {error}"
             break
         entries.append(item)
         position = end + 1
+    damaged_inside = False
     if problem is not None:
-        problem += f"; {len(data) - position} bytes after entry {len(entries)} were ignored"
+        rest = data[position:]
+        damaged_inside = not _torn_last_entry(rest)
+        if damaged_inside:
+            if _holds_an_entry(rest):
+                problem += ", and intact entries follow it"
+            elif b"\n" in rest[:-1]:
+                problem += ", and more lines follow it"
+            else:
+                problem += f", and it is longer than any entry ({MAX_ENTRY_BYTES} bytes)"
+        problem += f"; {len(rest)} bytes after entry {len(entries)} were not read"
     return JournalContents(file, header, tuple(entries), position, len(data), problem,
                            damaged_inside)
 
 
-def _intact_after(data: bytes, position: int, number: int) -> bool:
-    """Whether an intact, checksummed entry numbered after ``number`` follows."""
-    for line in data[position:].split(b"\n"):
-        try:
-            item = decode_line(line)
-        except ValueError:
-            continue
-        if isinstance(item.get("n"), int) and item["n"] > number:
-            return True
+_BOUNDARY = re.compile(rb" (?=[0-9a-f]{8} )")
+"""Where a line may have been merged into the one before it (its end of line lost)."""
+
+
+def _torn_last_entry(rest: bytes) -> bool:
+    """Whether the bytes after the good entries are only a torn last entry: at most
+    one line, no longer than any entry, holding no intact entry. A whole entry that
+    lacks only its end of line counts as torn: its write never finished."""
+    if b"\n" in rest[:-1] or len(rest) > MAX_ENTRY_BYTES:
+        return False
+    if rest.endswith(b"\n"):
+        return not _holds_an_entry(rest[:-1])
+    return not _holds_an_entry(rest, whole_is_torn=True)
+
+
+def _holds_an_entry(rest: bytes, *, whole_is_torn: bool = False) -> bool:
+    """Whether an intact (checksummed) entry lies anywhere in ``rest``: a whole line,
+    or lines merged into one (an end of line turned into a space)."""
+    for line in rest.split(b"\n"):
+        cuts = [0, *(m.end() for m in _BOUNDARY.finditer(line))]
+        if len(cuts) > 64:
+            return True  # not a torn entry, whatever it is
+        ends = [*(c - 1 for c in cuts[1:]), len(line)]
+        for start in cuts:
+            for stop in ends:
+                if stop <= start or (whole_is_torn and (start, stop) == (0, len(line))):
+                    continue
+                try:
+                    decode_line(line[start:stop])
+                except ValueError:
+                    continue
+                return True
     return False
 
 
@@ -422,49 +513,81 @@ def _aside_name(path: Path) -> Path:
     raise JournalError(f"too many damaged copies of {path}")
 
 
-def reopen(path: str | os.PathLike[str], prepare: Callable[[JournalContents], T],
-           ) -> tuple[T, Journal, tuple[str, ...]]:
+def _keep_aside(path: Path, data: bytes) -> Path:
+    """Write ``data`` (the journal as it was read) to ``NAME.damaged-N``, owner-only."""
+    aside = _aside_name(path)
+    try:
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            aside.unlink()
+        raise JournalError(f"{path}: cannot keep a copy of the damaged journal aside "
+                           f"({error}); nothing was cut and the file was left as it "
+                           f"is") from None
+    return aside
+
+
+def reopen(path: str | os.PathLike[str], prepare: Callable[[JournalContents], T], *,
+           cut: bool = False) -> tuple[T, Journal, tuple[str, ...]]:
     """Open a journal to write on, after ``prepare`` (e.g. rebuilding a game)
     accepted its contents; returns what ``prepare`` returned, the journal, warnings.
 
-    The file is locked first. :class:`JournalError` (or whatever ``prepare``
-    raises) leaves it byte for byte as it was: an unreadable header or key, or a
-    damaged entry with intact entries after it. Only then is a torn or damaged
-    tail cut back to the last good entry, the original first copied aside; the
-    warning says so.
+    The file is locked first, and read through the locked descriptor.
+    :class:`JournalError` (or whatever ``prepare`` raises) leaves it byte for byte as
+    it was: not a regular file, too big, in use by another session, an unreadable
+    header or key, or damage that cutting would not confine to a torn last entry
+    (unless ``cut``: the player asked to resume from the last good entry). Only then
+    is the damage cut back to the last good entry, the original first copied aside;
+    the warning says so.
     """
     file = Path(path)
     try:
-        fd = os.open(file, os.O_WRONLY | os.O_APPEND)
+        fd = os.open(file, os.O_RDWR | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise JournalError(f"no journal at {file}") from None
     except OSError as error:
         raise JournalError(f"cannot open the journal {file}: {error}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise JournalError(f"the journal {file} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    _lock(fd, file)
     warnings: list[str] = []
     try:
-        _lock(fd, file)
-        contents = read_entries(file)
-        if contents.damaged_inside:
-            damaged = len(contents.entries) + 1
-            reason = (contents.problem or "").split(";")[0]
+        data = _read(fd, file)
+        contents = _contents(file, data)
+        if contents.damaged_inside and not cut:
+            good = len(contents.entries)
             raise JournalError(
-                f"{file}: {reason}, and intact entries follow it. Resuming would throw "
-                f"them away, so nothing was resumed and the file was left as it is (entry "
-                f"{damaged} must be repaired by hand; or start a new game)")
+                f"{file}: {(contents.problem or '').split(';')[0]}. Resuming would throw "
+                f"away more than a torn last entry, so nothing was resumed and the file was "
+                f"left as it is. Repair line {good + 2} by hand (each line after the first "
+                f"is one entry, numbered in order), or resume from entry {good}, cutting "
+                f"the rest: raindrop resume --cut {shlex.quote(str(file))} (the whole file "
+                f"is kept aside first)")
         prepared = prepare(contents)
         key = load_key(file, contents.header)
         if contents.problem is not None:
-            aside = _aside_name(file)
-            shutil.copy2(file, aside)
-            os.chmod(aside, FILE_MODE)
+            aside = _keep_aside(file, data)
             os.ftruncate(fd, contents.good_bytes)
             os.fsync(fd)
+            asked = " (cut as asked)" if contents.damaged_inside else ""
             message = (f"{file}: {contents.problem}. The game was resumed from entry "
-                       f"{len(contents.entries)}; the damaged original was kept as "
+                       f"{len(contents.entries)}{asked}; the damaged original was kept as "
                        f"{aside.name}.")
-            LOGGER.warning("%s", message)
+            LOGGER.info("%s", message)  # the caller shows the warning to the player
             warnings.append(message)
     except BaseException:
+        locking.release(file)
         os.close(fd)
         raise
     return prepared, Journal(file, fd=fd, entries=len(contents.entries), key=key), \

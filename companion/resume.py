@@ -36,7 +36,7 @@ from companion.journal import (
     read_entries,
     reopen,
 )
-from companion.rules import ActionKind, HouseRules, HouseRulesError, IllegalActionError
+from companion.rules import ActionKind, HouseRules, IllegalActionError
 
 LOGGER = logging.getLogger(__name__)
 
@@ -72,23 +72,30 @@ def game_from_contents(contents: JournalContents, *,
         decks = Decks.from_order(secret["decks"], rules)
         clock_data = header.get("clock")
         clock = ClockSettings.from_dict(clock_data) if clock_data else None
-    except (KeyError, TypeError, HouseRulesError, DeckError, ClockSettingsError) as error:
-        raise JournalError(f"{file}: the header does not describe a game: {error}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as error:  # HouseRulesError,
+        # DeckError, ClockSettingsError are ValueErrors
+        raise JournalError(f"{file}: the header does not describe a game: "
+                           f"{str(error)[:300]}") from None
     seed = secret.get("seed")
+    table = header.get("table")
     game = Game(rules, seed=seed if isinstance(seed, int) else None, clock=clock, now=now,
-                decks=decks)
+                decks=decks, table=table if isinstance(table, dict) else None)
     with game.replaying():
         for entry in contents.entries:
             try:
                 apply_entry(game, entry)
             except ReplayError as error:
                 raise JournalError(f"{file}: entry {entry.get('n')} cannot be replayed "
-                                   f"({error}); the file was left as it is") from None
+                                   f"({str(error)[:300]}); the file was left as it is"
+                                   ) from None
     if game.clock is not None and not game.is_over:
         last_clock = next((e["clock"] for e in reversed(contents.entries)
                            if isinstance(e.get("clock"), dict)), None)
         if last_clock is not None:
-            game.clock.restore(last_clock)
+            try:
+                game.clock.restore(last_clock)
+            except ClockSettingsError as error:
+                raise JournalError(f"{file}: {error}; the file was left as it is") from None
     return game
 
 
@@ -142,19 +149,22 @@ def apply_entry(game: Game, entry: dict[str, Any]) -> None:
             game.resign(_color(entry.get("color")))
         elif kind == "flag":
             game.flag(_color(entry.get("color")))
+        elif kind == "hint":
+            game.note_hint(_color(entry.get("color")))
         elif kind == "pause":
             game.pause()
         elif kind == "resume":
             game.resume()
         else:
             raise ReplayError(f"unknown action {kind!r}")
-    except (IllegalActionError, DeckError, ValueError) as error:
+        clock_state = entry.get("clock")
+        if game.clock is not None and isinstance(clock_state, dict):
+            game.clock.restore(clock_state, running=not game.is_over)
+    except (IllegalActionError, DeckError, ValueError, KeyError, TypeError,
+            AttributeError) as error:  # and what a hand-edited entry's wrong types raise
         if isinstance(error, ReplayError):
             raise
-        raise ReplayError(f"cannot apply {entry!r}: {error}") from None
-    clock_state = entry.get("clock")
-    if game.clock is not None and isinstance(clock_state, dict):
-        game.clock.restore(clock_state, running=not game.is_over)
+        raise ReplayError(f"cannot apply {str(entry)[:200]}: {str(error)[:300]}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -167,15 +177,16 @@ class Resumed:
 
 
 def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.monotonic,
-           ) -> Resumed:
+           cut: bool = False) -> Resumed:
     """Rebuild a game from its journal and keep recording to it (see
-    :func:`companion.journal.reopen`: a torn tail is cut with a warning; anything
-    else wrong raises :class:`JournalError` and leaves the file as it was)."""
+    :func:`companion.journal.reopen`: a torn last entry is cut with a warning, other
+    damage only with ``cut``; anything else wrong raises :class:`JournalError` and
+    leaves the file as it was)."""
 
     def rebuild(contents: JournalContents) -> Game:
         return game_from_contents(_checked(contents), now=now)
 
-    game, journal, warnings = reopen(path, rebuild)
+    game, journal, warnings = reopen(path, rebuild, cut=cut)
     game.attach_journal(journal)
     game.entries = journal.entries
     return Resumed(game, journal, warnings)
@@ -184,8 +195,10 @@ def resume(path: str | os.PathLike[str], *, now: Callable[[], float] = time.mono
 def new_game(rules: HouseRules | None = None, *, seed: int | None = None,
              clock: ClockSettings | None = None,
              directory: str | os.PathLike[str] | None = None,
-             now: Callable[[], float] = time.monotonic) -> tuple[Game, Journal]:
-    """A new game recording to a new journal in the games directory."""
+             now: Callable[[], float] = time.monotonic,
+             table: dict[str, Any] | None = None) -> tuple[Game, Journal]:
+    """A new game recording to a new journal in the games directory (``table``: who sits
+    where, :meth:`companion.table.seats.TableSettings.to_dict`)."""
     journal = Journal.create(directory)
-    game = Game(rules, seed=seed, clock=clock, journal=journal, now=now)
+    game = Game(rules, seed=seed, clock=clock, journal=journal, now=now, table=table)
     return game, journal

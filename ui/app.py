@@ -298,6 +298,7 @@ class RaindropApp(App):  # type: ignore[misc]
 
             resume_path(self, info.path)
             return None
+        self.end_session()  # the running game is saved; it may be the one resumed
         try:
             game, warnings = resume.resume_latest()
         except ValueError as error:
@@ -318,6 +319,8 @@ class RaindropApp(App):  # type: ignore[misc]
     def open_saved_now(self, path: Path, running: bool) -> RaindropSession | None:
         from ui import resume
 
+        if running and self._playing(path):
+            self.end_session()  # the game resumed is the one running: let go of it first
         try:
             if running:
                 game, warnings = resume.resume_path(path)
@@ -409,9 +412,17 @@ class RaindropApp(App):  # type: ignore[misc]
     def names(self) -> tuple[str, str]:
         return (self.settings.white_name or "White", self.settings.black_name or "Black")
 
+    def _playing(self, path: Path) -> bool:
+        """Whether the running game records to the journal at ``path``."""
+        journal = self.session.game.journal if self.session is not None else None
+        held = getattr(journal, "path", None)
+        return held is not None and Path(held).resolve() == path.resolve()
+
     def end_session(self) -> None:
+        """End the running game: stop its screen and board, let go of its journal."""
         if self.session is not None:
             self.session.close()
+            self.session.game.close_journal()
             self.screen("game").session = None
             self.session = None
 
@@ -433,8 +444,8 @@ class RaindropApp(App):  # type: ignore[misc]
         if self.session is None:
             screen.export_text = "No game to export"
             return None
-        from companion.journal import write_private
         from companion.notation import write_pgn
+        from companion.saving import write_new
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         text = write_pgn(self.session.game)
@@ -443,7 +454,7 @@ class RaindropApp(App):  # type: ignore[misc]
                 suffix = "" if number == 1 else f"-{number}"
                 path = paths.export_dir() / f"raindropchess-{stamp}{suffix}.pgn"
                 try:
-                    write_private(path, text, exclusive=True)   # owner only, as the journals
+                    write_new(path, text)   # owner only, as the journals; never over a file
                     break
                 except FileExistsError:
                     continue

@@ -19,12 +19,21 @@ from companion.cli import CommandError
 from companion.sensors.source import BoardSourceError, SourceStatus
 from companion.sync.stone_session import (
     OCCUPANCY_BOARDS,
+    BoardLeads,
     BoardTrouble,
     Report,
     StoneBoardSession,
     open_stone_source,
 )
-from companion.sync.stones import BoardMismatch, TurnSeen, TurnsFit, TurnUnfinished
+from companion.sync.stone_sim import SimulatedStoneBoard
+from companion.sync.stones import (
+    BoardMismatch,
+    GridLayout,
+    StoneSyncError,
+    TurnSeen,
+    TurnsFit,
+    TurnUnfinished,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -55,6 +64,15 @@ class StoneBoardWords:
             return
         if isinstance(report, BoardTrouble):
             terminal.say(f"Board: {report.message}")
+            return
+        if isinstance(report, BoardLeads):
+            if report.done:
+                terminal.companion.board_caught_up()
+                terminal.changed = True
+            message = f"Board: {report.message}"
+            if message != self.last_message:
+                self.last_message = message
+                terminal.say(message)
             return
         if isinstance(report, TurnsFit):
             message = report.message + " (type the turn)."
@@ -91,6 +109,33 @@ def follow(terminal: Any, spec: str) -> Callable[[], None]:
             return done
 
     terminal.handle = locked
+    terminal.board = board
+    terminal.call_lock = board.lock
     board.start()
+    terminal.companion.follow_board(board, None)
     terminal.say(f"Following the board ({spec}); typed commands work too.")
+    return board.stop
+
+
+def simulate(terminal: Any) -> Callable[[], None]:
+    """``--board sim``: a simulated board of stones the players act on by typing ``put d5
+    b``, ``take d5``, ``move d5 c5``; typed turns, undos and claims are made on it by the
+    simulated hand. A game whose board is not a grid of cells (Crumble) is typed only."""
+    session = terminal.session
+    try:
+        GridLayout.of(session.position)
+    except StoneSyncError:
+        terminal.say(f"{session.rules.title} has no simulated board (its pieces are not on a "
+                     f"grid of cells): turns are typed.")
+        return lambda: None
+    sim = SimulatedStoneBoard(session.position.cells())
+    words = StoneBoardWords(terminal)
+    board = StoneBoardSession(session, sim, words.report, on_status=words.status)
+    terminal.sim = sim
+    terminal.board = board
+    terminal.call_lock = board.lock
+    board.start()
+    terminal.companion.follow_board(board, lambda: sim.set_cells(session.position.cells()))
+    terminal.say("On the simulated board of stones: 'put d5 b', 'take d5', 'move d5 c5' act "
+                 "on it ('show' draws it); typed turns are made on it by the simulated hand.")
     return board.stop

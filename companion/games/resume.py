@@ -15,14 +15,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.clock import ClockSettings, ClockSettingsError
-from companion.games import OptionError, PositionError, UnknownGameError, get
-from companion.games.base import IllegalTurn, Position
+from companion.clock import ClockSettings
+from companion.games import get
+from companion.games.base import Position
 from companion.games.session import (
     JOURNAL_GAME_FORMAT,
     JOURNAL_GAME_VERSION,
     GameSession,
-    SessionError,
 )
 from companion.journal import Journal, JournalContents, JournalError, ReplayError, reopen
 
@@ -38,7 +37,8 @@ def new_session(game: str, options: Mapping[str, str], *,
                 clock: ClockSettings | None = None,
                 names: Mapping[str, str] | None = None,
                 directory: str | os.PathLike[str] | None = None,
-                now: Callable[[], float] = time.monotonic) -> tuple[GameSession, Journal]:
+                now: Callable[[], float] = time.monotonic,
+                table: Mapping[str, Any] | None = None) -> tuple[GameSession, Journal]:
     """A new session of ``game`` recording to a new journal in the games directory.
 
     :class:`~companion.games.UnknownGameError`, :class:`~companion.games.OptionError`
@@ -51,7 +51,7 @@ def new_session(game: str, options: Mapping[str, str], *,
     journal = Journal.create(directory)
     try:
         session = GameSession(rules, start, options=values, names=names, clock=clock, now=now,
-                              journal=journal)
+                              journal=journal, table=table)
     except BaseException:
         journal.close()
         raise
@@ -72,27 +72,42 @@ def session_from_contents(contents: JournalContents, *,
     try:
         rules = get(str(header["game"]))
         start: Position = rules.parse(str(header["start"]))
-        options = {str(k): str(v) for k, v in dict(header.get("options") or {}).items()}
-        names = {str(k): str(v) for k, v in dict(header.get("names") or {}).items()}
+        options = {str(k): str(v) for k, v in _mapping(header.get("options")).items()}
+        names = {str(k): str(v) for k, v in _mapping(header.get("names")).items()}
         clock_data = header.get("clock")
         clock = ClockSettings.from_dict(clock_data) if clock_data else None
-    except (KeyError, TypeError, ValueError, UnknownGameError, PositionError, OptionError,
-            ClockSettingsError) as error:
-        raise JournalError(f"{file}: the header does not describe a game: {error}") from None
-    session = GameSession(rules, start, options=options, names=names, clock=clock, now=now)
+        table = header.get("table")
+        if table is not None and not isinstance(table, dict):
+            raise TypeError(f"the table settings are not a mapping: {str(table)[:60]}")
+        session = GameSession(rules, start, options=options, names=names, clock=clock,
+                              now=now, table=table)
+    except (KeyError, TypeError, ValueError) as error:  # UnknownGameError, PositionError,
+        # OptionError, ClockSettingsError, SessionError are ValueErrors
+        raise JournalError(f"{file}: the header does not describe a game: "
+                           f"{str(error)[:300]}") from None
     with session.replaying():
         for entry in contents.entries:
             try:
                 apply_entry(session, entry)
             except ReplayError as error:
                 raise JournalError(f"{file}: entry {entry.get('n')} cannot be replayed "
-                                   f"({error}); the file was left as it is") from None
+                                   f"({str(error)[:300]}); the file was left as it is"
+                                   ) from None
     return session
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A header's table (options, names): a JSON object or nothing."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a table of names and values, not {value!r:.40}")
+    return value
 
 
 def apply_entry(session: GameSession, entry: Mapping[str, Any]) -> None:
     """Apply one journal entry to ``session`` (inside :meth:`GameSession.replaying`);
-    :class:`ReplayError` if it does not fit."""
+    :class:`ReplayError` if it does not fit, whatever a hand-edited entry holds."""
     action = entry.get("do")
     try:
         if action == "turn":
@@ -113,17 +128,20 @@ def apply_entry(session: GameSession, entry: Mapping[str, Any]) -> None:
             session.resign(str(entry["player"]))
         elif action == "flag":
             session.flag(str(entry["player"]))
+        elif action == "hint":
+            session.note_hint(str(entry["player"]))
         elif action == "pause":
             session.pause()
         elif action == "continue":
             session.resume_clock()
         else:
-            raise ReplayError(f"unknown action {action!r}")
-    except (IllegalTurn, SessionError, KeyError, TypeError) as error:
-        raise ReplayError(f"{action!r}: {error}") from None
-    clock = entry.get("clock")
-    if session.clock is not None and isinstance(clock, dict) and not session.is_over:
-        session.clock.restore(clock, running=True)
+            raise ReplayError(f"unknown action {str(action)[:40]!r}")
+        clock = entry.get("clock")
+        if session.clock is not None and isinstance(clock, dict) and not session.is_over:
+            session.clock.restore(clock, running=True)
+    except (KeyError, TypeError, ValueError) as error:  # IllegalTurn, SessionError,
+        # ClockSettingsError, and what a hand-edited entry's wrong types or sizes raise
+        raise ReplayError(f"{str(action)[:40]!r}: {str(error)[:300]}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,14 +154,15 @@ class ResumedSession:
 
 
 def resume_session(path: str | os.PathLike[str], *,
-                   now: Callable[[], float] = time.monotonic) -> ResumedSession:
-    """Rebuild a session from its journal and keep recording to it (a torn tail is
-    cut with a warning; anything else wrong raises :class:`JournalError` and leaves
-    the file as it was)."""
+                   now: Callable[[], float] = time.monotonic,
+                   cut: bool = False) -> ResumedSession:
+    """Rebuild a session from its journal and keep recording to it (a torn last entry
+    is cut with a warning, other damage only with ``cut``; anything else wrong raises
+    :class:`JournalError` and leaves the file as it was)."""
 
     def rebuild(contents: JournalContents) -> GameSession:
         return session_from_contents(contents, now=now)
 
-    session, journal, warnings = reopen(path, rebuild)
+    session, journal, warnings = reopen(path, rebuild, cut=cut)
     session.attach_journal(journal)
     return ResumedSession(session, journal, warnings)

@@ -125,12 +125,18 @@ class GameSession:
                  names: Mapping[Player, str] | None = None,
                  clock: ClockSettings | None = None,
                  now: Callable[[], float] | None = None,
-                 journal: JournalWriter | None = None) -> None:
+                 journal: JournalWriter | None = None,
+                 table: Mapping[str, Any] | None = None) -> None:
         import time
 
         self.rules = rules
         self.options: dict[str, str] = dict(options or {})
         self.names: dict[Player, str] = dict(names or {})
+        self.table: dict[str, Any] = dict(table or {})
+        """Who sits where and the hint limit, as :mod:`companion.table.seats` writes them
+        (empty: two persons); kept in the journal's header."""
+        self.hints_used: dict[str, int] = {}
+        """Hints given to each seat so far (journaled, so a resumed game keeps them)."""
         self._start = start
         self._history: list[_Entry] = []
         self._redo: list[_Entry] = []
@@ -237,7 +243,8 @@ class GameSession:
         return {"format": JOURNAL_GAME_FORMAT, "version": JOURNAL_GAME_VERSION,
                 "game": self.rules.name, "options": dict(self.options),
                 "start": self._start.text(), "names": dict(self.names),
-                "clock": self.clock.settings.to_dict() if self.clock is not None else None}
+                "clock": self.clock.settings.to_dict() if self.clock is not None else None,
+                **({"table": dict(self.table)} if self.table else {})}
 
     # ------------------------------------------------------------------
     # Listening
@@ -391,6 +398,13 @@ class GameSession:
                 self.clock.start(self._slot(entry.position.to_move))
         self._after([Redone(f"{entry.player}: {entry.text}")])
         return entry.text
+
+    def note_hint(self, seat: str) -> None:
+        """Count a hint given to ``seat`` (journaled; it changes nothing in the game and is
+        never taken back)."""
+        self._ensure_playing()
+        self._record({"do": "hint", "player": seat})
+        self.hints_used[seat] = self.hints_used.get(seat, 0) + 1
 
     def offer_draw(self, player: Player | None = None) -> None:
         """``player`` (default: the side to move) offers a draw."""

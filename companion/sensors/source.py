@@ -41,12 +41,14 @@ class LedHint:
 
     ``targets``: legal squares for a pending card or a lifted piece;
     ``fix``: squares the players must put right; ``last_move``: the squares of
-    the last committed action.
+    the last committed action; ``turn``: the squares of a turn the players are to make
+    for the companion (its from and to squares, or where its card goes).
     """
 
     targets: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
     fix: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
     last_move: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
+    turn: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
 
 
 SnapshotCallback = Callable[[BoardSnapshot], None]

@@ -8,7 +8,7 @@ games have their counterparts: :mod:`companion.sync.stones` (``StoneFollower``) 
 :mod:`companion.sync.stone_session` (``StoneBoardSession``).
 """
 
-from companion.sync.board_sync import BoardSync, SyncError, SyncGame
+from companion.sync.board_sync import BoardSync, Lead, SyncError, SyncGame
 from companion.sync.result import Choice, Fix, SyncKind, SyncResult
 from companion.sync.session import PhysicalBoardSession
 
@@ -16,6 +16,7 @@ __all__ = [
     "BoardSync",
     "Choice",
     "Fix",
+    "Lead",
     "PhysicalBoardSession",
     "SyncError",
     "SyncGame",

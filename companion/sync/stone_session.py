@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import chess
@@ -56,6 +56,7 @@ from companion.sync.stones import (
     TurnSeen,
     TurnsFit,
     Verdict,
+    describe_fixes,
 )
 
 LOGGER = logging.getLogger(__name__)
@@ -77,7 +78,17 @@ class BoardTrouble:
     message: str
 
 
-Report = Verdict | BoardTrouble
+@dataclasses.dataclass(frozen=True)
+class BoardLeads:
+    """The game leads the board (the companion's turn, see :meth:`StoneBoardSession.lead`):
+    ``message`` guides the players; ``done``: the board now shows the game."""
+
+    message: str
+    fixes: tuple[str, ...] = ()
+    done: bool = False
+
+
+Report = Verdict | BoardTrouble | BoardLeads
 """What the session tells its front end about a board."""
 
 
@@ -186,6 +197,7 @@ class StoneBoardSession:
         self._board: StoneSnapshot | None = None
         self._seen = self._game_state()
         self._stopped = False
+        self._lead: tuple[str, bool] | None = None   # (note, until the board shows it)
 
     @property
     def lock(self) -> threading.RLock:
@@ -277,6 +289,40 @@ class StoneBoardSession:
             self._catch_up()
             self._decide(snapshot, in_hand=False)
 
+    def lead(self, note: str, cells: Iterable[str] = ()) -> None:
+        """The companion played a turn the board does not show yet: nothing on the board
+        is played until it shows the game's position; each board is guided towards it
+        (``note`` first), and the lead ends once it does (:class:`BoardLeads`). ``cells``
+        (the turn's): for boards with lights; the grid readers have none."""
+        with self._lock:
+            self._seen = self._game_state()
+            self._lead = (note, True)
+            if self._board is not None:
+                self._decide(self._board, in_hand=False)
+
+    def hold(self, note: str) -> None:
+        """The companion is thinking: the board should stay as the game is; nothing set
+        up on it is played. The hold ends when the game changes, or at :meth:`release`."""
+        with self._lock:
+            self._seen = self._game_state()
+            self._lead = (note, False)
+
+    def release(self) -> None:
+        """End a lead or a hold: the board is followed as usual again."""
+        with self._lock:
+            if self._lead is None:
+                return
+            self._lead = None
+            self.follower.new_turn(self._board)
+            self._seen = self._game_state()
+            if self._board is not None:
+                self._decide(self._board, in_hand=False)
+
+    @property
+    def leading(self) -> bool:
+        """Whether a lead or a hold is in force."""
+        return self._lead is not None
+
     def choose(self, turn: str) -> bool:
         """The players answered the question: ``turn`` is the one they played."""
         with self._lock:
@@ -286,14 +332,19 @@ class StoneBoardSession:
 
     def _catch_up(self) -> None:
         """A game changed elsewhere (a turn typed or touched, an undo) starts a new turn's
-        changes."""
+        changes (and ends a hold: whoever held leads next)."""
         if self._game_state() != self._seen:
+            if self._lead is not None and not self._lead[1]:
+                self._lead = None
             self.follower.new_turn()
             self.question = ()
             self._seen = self._game_state()
 
     def _decide(self, snapshot: StoneSnapshot, *, in_hand: bool) -> None:
         self._board = snapshot
+        if self._lead is not None:
+            self._led(snapshot, self._lead, in_hand=in_hand)
+            return
         if self.session.is_over:
             return
         try:
@@ -312,6 +363,23 @@ class StoneBoardSession:
         elif isinstance(verdict, BoardUnchanged):
             self.question = ()
         self._report(verdict)
+
+    def _led(self, snapshot: StoneSnapshot, lead: tuple[str, bool], *, in_hand: bool) -> None:
+        note, until_in_sync = lead
+        want = self.session.position.cells()
+        fixes = describe_fixes(dict(snapshot.cells), want,
+                               self.occupancy or snapshot.occupancy_only)
+        if not fixes:
+            if until_in_sync:
+                self._lead = None
+                self.follower.new_turn(snapshot)
+                self._seen = self._game_state()
+                self._report(BoardLeads("The board shows it.", (), done=True))
+            return
+        if in_hand:
+            return  # a stone in hand: the board is not wrong yet
+        what = "On the board" if until_in_sync else "Put the board back as it was"
+        self._report(BoardLeads(f"{note} {what}: {'; '.join(fixes)}.".strip(), fixes))
 
     def _commit(self, turn: str) -> bool:
         self.question = ()

@@ -84,11 +84,23 @@ def resume_game(app: Any, name: str) -> Any:
     return resume_path(app, info.path)
 
 
+def _let_go_of(app: Any, path: Path) -> None:
+    """Close the journal at ``path`` if the play screen's game records to it (resuming
+    the game that is running): a journal is open in one session at a time."""
+    if not app.root.has_screen("games_play"):
+        return
+    model = app.screen("games_play").model
+    journal = getattr(model, "journal", None)
+    if journal is not None and Path(journal.path).resolve() == Path(path).resolve():
+        journal.close()
+
+
 def resume_path(app: Any, path: Path) -> Any:
     """Resume the games journal at ``path`` on the play screen; the PlayModel, or None
     (``app.message`` says why)."""
     from ui.games import saved
 
+    _let_go_of(app, path)
     try:
         session, journal, warnings = saved.resume(path)
     except (JournalError, OptionError, ValueError) as error:

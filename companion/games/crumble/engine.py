@@ -30,6 +30,7 @@ from companion.games.crumble.geometry import (
 )
 from companion.games.crumble.names import designate
 from companion.games.crumble.position import COLOUR_LETTER, NAME, CrumblePosition, State
+from companion.limits import is_digits
 
 LOGGER = logging.getLogger(__name__)
 
@@ -559,7 +560,7 @@ class Successors:
         scale = state.scale
         self.texts = [(rect_text(r, scale) + ",b", rect_text(r, scale) + ",w")
                       for r in state.rects]
-        self.draw_count = int(state.draw) if state.draw.isdigit() else 0
+        self.draw_count = int(state.draw) if is_digits(state.draw) else 0
         # The mover's previous two worked regions, on a grid fine enough for them and the
         # pieces (the region of a draw turn must lie inside both).
         self.mine: list[list[Rect]] | None = None

@@ -34,9 +34,9 @@ from companion.games.crumble.turns import play_turn, read_turn, swap_start
 
 LOGGER = logging.getLogger(__name__)
 
-_MOVE = re.compile(r"^(\d+(?:,\d+)*)([HVJ])(.*)$")
-_SPLIT_REST = re.compile(r"^(\d*)(?:-(\d+))?(?:([NESW])-)?([NESW]*)$")
-_JOIN = re.compile(r"^(\d+),(\d+)([NESW]*)$")
+_MOVE = re.compile(r"^([0-9]{1,9}(?:,[0-9]{1,9})*)([HVJ])(.*)$")
+_SPLIT_REST = re.compile(r"^([0-9]{0,9})(?:-([0-9]{1,9}))?(?:([NESW])-)?([NESW]*)$")
+_JOIN = re.compile(r"^([0-9]{1,9}),([0-9]{1,9})([NESW]*)$")
 
 
 class _Points:

@@ -28,6 +28,7 @@ from companion.games.crumble.geometry import (
     region_text,
     slab_form,
 )
+from companion.limits import is_digits
 
 LOGGER = logging.getLogger(__name__)
 
@@ -244,7 +245,7 @@ class CrumblePosition:
         return self.canonical
 
 
-_SIZE = re.compile(r"^(\d+)x(\d+)$")
+_SIZE = re.compile(r"^([0-9]{1,9})x([0-9]{1,9})$")
 
 
 def _rect_fields(item: str, count: int, what: str) -> list[Fraction]:
@@ -265,7 +266,7 @@ def read_state(text: str) -> State:
 def _dyadic(text: str, item: str, what: str) -> tuple[int, int]:
     """``7`` or ``p/q`` (q a power of two) as (numerator, denominator) in lowest terms."""
     head, slash, tail = text.partition("/")
-    if not head.isdigit() or (slash and not tail.isdigit()):
+    if not is_digits(head) or (slash and not is_digits(tail)):
         raise PositionError(f"{what}: {item!r}: {text!r} is not a number (write 3 or 3/4)")
     n, d = int(head), int(tail) if slash else 1
     if d == 0 or d & (d - 1):

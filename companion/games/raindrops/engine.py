@@ -15,15 +15,20 @@ stands: ``(own, group, last, dirs, reduced)``:
 :func:`expand` lists a state's next placements in turn-text order
 (lifted point, then placement point), each with the state after it and
 whether the turn may stop there. On top of it: every successor
-(:func:`finals`), the canonical turn of each successor (:func:`representatives`),
-the direct search for one target position (:func:`find_turn`), and whether a
-state can still end legally (:func:`viable`), which the step builder uses.
+(:func:`finals`, with a limit), the canonical turn of each successor, lazily in
+turn-text order (:func:`least_turns`), the direct search for one target position
+(:func:`find_turn`), and whether a state can still end legally (:func:`viable`),
+which the step builder uses.
 """
 
 from __future__ import annotations
 
+import heapq
 import logging
+import sys
+from collections.abc import Iterator
 
+from companion.games.base import TooManyTurns
 from companion.games.raindrops.geometry import Geometry, bits
 from companion.games.raindrops.position import OTHER, RaindropsPosition
 from companion.games.raindrops.units import Context, Plan, slides
@@ -177,8 +182,9 @@ def placements(ctx: Context, plan: Plan, own: int, group: int, last: int, at: in
     return out
 
 
-def finals(ctx: Context, plan: Plan) -> set[int]:
-    """The mover's pieces after every legal turn of this group (as ``own`` masks).
+def finals(ctx: Context, plan: Plan, limit: int = sys.maxsize) -> set[int]:
+    """The mover's pieces after every legal turn of this group (as ``own`` masks);
+    :class:`TooManyTurns` as soon as there are more than ``limit``.
 
     The same search as :func:`expand` would drive, written out flat for speed:
     this is what lists successors.
@@ -207,6 +213,8 @@ def finals(ctx: Context, plan: Plan) -> set[int]:
     add = found.add
     push = stack.append
     while stack:
+        if len(found) > limit:
+            raise TooManyTurns(limit, "positions")
         own, group, last, d, reduced = stack.pop()
         at = nxt[d][last]
         if at < 0 or own >> at & 1:
@@ -255,6 +263,8 @@ def finals(ctx: Context, plan: Plan) -> set[int]:
             if key not in seen:
                 seen.add(key)
                 push((own2, rest | atb | absorbed, at, d, reduced2))
+    if len(found) > limit:
+        raise TooManyTurns(limit, "positions")
     return found
 
 
@@ -318,31 +328,58 @@ def _farthest(need: int, ahead: tuple[int, ...]) -> int:
     raise AssertionError("a line always has a farthest point")
 
 
-def representatives(ctx: Context) -> dict[int, Path]:
-    """Each successor (as ``own``) with its least turn (lifted, then placed, point order)."""
-    best: dict[int, Path] = {}
+def _walk(ctx: Context, plan: Plan) -> Iterator[tuple[Path, int]]:
+    """``(path, own)`` for each end this group's turns reach, with the least path to
+    it, in turn-text order: :func:`_search`'s pre-order walk, yielding as it goes."""
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    found: set[int] = set()
+    stack: list[tuple[State, bool, Path]] = [(root(ctx, plan), False, ())]
+    while stack:
+        state, legal, path = stack.pop()
+        own, _, at, go, _ = state
+        key = (own, at, go)
+        if key in seen:
+            continue
+        seen.add(key)
+        if legal and own not in found:
+            found.add(own)
+            yield path, own
+        if not go and at >= 0:
+            continue
+        children = expand(ctx, plan, state)
+        for q, at2, own2, group2, go2, reduced2, legal2, _ in reversed(children):
+            stack.append(((own2, group2, at2, go2, reduced2), legal2, (*path, (q, at2))))
+
+
+def least_turns(ctx: Context) -> Iterator[Path]:
+    """The least turn to each successor, in turn-text order, found lazily: each group's
+    walk yields its ends in that order, and the walks are merged; taking the first
+    few turns searches little more than their paths."""
+    walks: list[Iterator[tuple[Path, int]]] = []
     for plan in ctx.plans:
-        found: dict[int, Path] = {}
         if plan.singleton:
             s = plan.mask.bit_length() - 1
-            for to, own2 in slides(ctx, plan):
-                found[own2] = ((s, to),)
+            walks.append(iter(sorted((((s, to),), own2) for to, own2 in slides(ctx, plan))))
         else:
-            _search(ctx, plan, root(ctx, plan), (), None, found)
-        for own2, path in found.items():
-            if own2 not in best or path < best[own2]:
-                best[own2] = path
-    return best
+            walks.append(_walk(ctx, plan))
+    listed: set[int] = set()
+    for path, own in heapq.merge(*walks):
+        if own not in listed:
+            listed.add(own)
+            yield path
 
 
-def all_finals(ctx: Context) -> set[int]:
-    """Every successor of the position, as the mover's pieces after the turn."""
+def all_finals(ctx: Context, limit: int = sys.maxsize) -> set[int]:
+    """Every successor of the position, as the mover's pieces after the turn;
+    :class:`TooManyTurns` as soon as there are more than ``limit``."""
     out: set[int] = set()
     for plan in ctx.plans:
         if plan.singleton:
             out.update(own2 for _, own2 in slides(ctx, plan))
         else:
-            out |= finals(ctx, plan)
+            out |= finals(ctx, plan, limit)
+        if len(out) > limit:
+            raise TooManyTurns(limit, "positions")
     return out
 
 

@@ -27,7 +27,7 @@ DIRECTIONS = ("N", "E", "S", "W")
 NONE = -1
 """No neighbour in that direction (off the board)."""
 
-_POINT = re.compile(r"([a-z])([0-9]+)")
+_POINT = re.compile(r"([a-z])([0-9]{1,9})")
 
 
 @dataclass(frozen=True)

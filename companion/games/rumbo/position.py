@@ -136,7 +136,7 @@ class RumboPosition:
 # Reading position text
 
 
-_KOMI = re.compile(r"[+-]?[0-9]+")
+_KOMI = re.compile(r"[+-]?[0-9]{1,9}")
 _COLOUR = {"b": "black", "w": "white"}
 
 

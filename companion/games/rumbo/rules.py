@@ -6,7 +6,7 @@ import logging
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from companion.games.base import Option, OptionError, Outcome, RulesBase
+from companion.games.base import Option, OptionError, Outcome, RulesBase, check_count
 from companion.games.rumbo import advice, engine
 from companion.games.rumbo.builder import RumboBuilder
 from companion.games.rumbo.geometry import MAX_SIZE, MIN_SIZE
@@ -19,6 +19,7 @@ from companion.games.rumbo.turns import (
     read_turn,
     seating,
 )
+from companion.limits import is_digits
 
 LOGGER = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class RumboRules(RulesBase[RumboPosition]):
     def start(self, **options: str) -> RumboPosition:
         values = self.check_options(options)
         size_text = values["size"]
-        if not size_text.isdigit() or not MIN_SIZE <= int(size_text) <= MAX_SIZE:
+        if not is_digits(size_text) or not MIN_SIZE <= int(size_text) <= MAX_SIZE:
             raise OptionError(
                 f"rumbo: size={size_text!r} must be a whole number from {MIN_SIZE} to {MAX_SIZE}")
         size = int(size_text)
@@ -79,12 +80,16 @@ class RumboRules(RulesBase[RumboPosition]):
     def play(self, pos: RumboPosition, turn: str) -> RumboPosition:
         return play_turn(pos, turn)
 
-    def successors(self, pos: RumboPosition) -> frozenset[RumboPosition]:
+    def successors(self, pos: RumboPosition, *, limit: int | None = None,
+                   ) -> frozenset[RumboPosition]:
         if pos.side in ("k", "s"):
-            return frozenset(self.play(pos, turn) for turn in self.turns(pos))
-        if pos.full:
-            return frozenset()
-        return frozenset(engine.successors(pos))
+            found = frozenset(self.play(pos, turn) for turn in self.turns(pos))
+        elif pos.full:
+            found = frozenset()
+        else:
+            found = frozenset(engine.successors(pos))  # one a point: bounded by the board
+        check_count(len(found), limit, "positions")
+        return found
 
     def turns_to(self, pos: RumboPosition, target: RumboPosition) -> tuple[str, ...]:
         """The turns reaching ``target``: only placements on a point ``target`` newly fills."""

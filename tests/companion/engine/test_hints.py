@@ -20,20 +20,17 @@ def terminal(tmp_path: Path, game: str, *options: str) -> tuple[GamesTerminal, i
 
 def test_hint_lists_legal_turns_with_their_chances_in_words(tmp_path: Path) -> None:
     term, out = terminal(tmp_path, "dropper", "size=4")
-    term.handle("b2")
-    term.handle("hint 2")
-    text = out.getvalue()
-    assert "Thinking..." in text
-    lines = text.splitlines()
-    head = next(i for i, line in enumerate(lines) if line.startswith("Best turns for black"))
-    shown = lines[head + 1:head + 3]
-    assert [line.split(".")[0].strip() for line in shown] == ["1", "2"]
+    assert term.run(io.StringIO("b2\nhint 2\n")) == 0   # the hint is searched off the loop
+    lines = out.getvalue().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("Hint for Black: "))
+    assert lines[head + 1].startswith("Or ")
+    assert "%" in lines[head] or "with best play" in lines[head]
+    typed = next(line for line in lines[head:] if line.startswith("  (as typed: "))
+    turns = typed.removeprefix("  (as typed: ").rstrip(")").split(", ")
     rules, pos = term.rules, term.session.position
-    for line in shown:
-        turn = line.split(":")[0].split(". ")[1]
-        assert rules.canonical_turn(pos, turn) == turn
-        assert "%" in line or "with best play" in line
+    assert len(turns) == 2 and all(rules.canonical_turn(pos, turn) == turn for turn in turns)
     assert len(term.session.turns) == 1  # a hint plays nothing
+    assert term.session.hints_used == {"black": 1}
 
 
 def test_hint_after_the_game_is_over_is_not_taken_for_a_turn(tmp_path: Path) -> None:

@@ -1,56 +1,46 @@
-"""``hint`` in ``raindrop play``: the action and its chance in words, thought off the input."""
+"""``hint`` in ``raindrop play`` with the real Raindropchess engine: the action and its chance.
+
+(The table's own tests play Raindropchess with a fake engine; this one goes through the
+registry to the engine itself.)"""
 
 from __future__ import annotations
 
 import io
-import threading
+import re
+from pathlib import Path
 
-from companion.cli.hint import describe_turn
-from companion.cli.play import TerminalSession
-from companion.game import Game
-from companion.rules import RaindropBoard
+import pytest
 
-
-def _session(game: Game) -> tuple[TerminalSession, io.StringIO]:
-    out = io.StringIO()
-    return TerminalSession(game, None, color=False, out=out), out
+from companion.cli import main
 
 
-def _answer(session: TerminalSession) -> None:
-    kind, call = session.inbox.get(timeout=10)
-    assert kind == "call"
-    assert threading.current_thread() is threading.main_thread()
-    call()
+def test_hint_names_the_action_and_the_chance_in_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nflip\nhint\nquit\n"))
+    code = main(["play", "--board", "none", "--data-dir", str(tmp_path), "--no-color",
+                 "--seed", "3", "--companion-playouts", "300"])
+    out = capsys.readouterr().out
+    assert code == 0, out[-1500:]
+    hints = [line for line in out.splitlines() if line.startswith("Hint for White: ")]
+    assert len(hints) == 2, out[-1500:]
+    assert re.fullmatch(r"Hint for White: flip a card\. .*\(about \d+% for White\)\.", hints[0])
+    placed = re.fullmatch(r"Hint for White: place the (\w+) on ([a-h][1-8])\. "
+                          r".*\(about \d+% for White\)\.", hints[1])
+    assert placed, hints[1]
+    typed = re.findall(r"\(as typed: ([^)]*)\)", out)
+    assert typed[0] == "flip"
+    best = typed[1].split(", ")[0]
+    assert best.endswith("@" + placed.group(2))
+    flipped = re.search(r"White flips: (\w+) ", out)
+    assert flipped and flipped.group(1).lower() == placed.group(1)   # the card just flipped
 
 
-def test_hint_names_the_action_and_the_chance_in_words() -> None:
-    game = Game(seed=3)
-    session, out = _session(game)
-    session.handle("hint 1")
-    assert "Thinking about a hint" in out.getvalue()  # the command returned at once
-    _answer(session)
-    assert "Hint for White: flip a card. The game is even (about" in out.getvalue()
-    game.flip()
-    session.handle("hint 1")
-    _answer(session)
-    last = out.getvalue().splitlines()[-1]
-    assert last.startswith("Hint for White: place the ") and "% for White)" in last
-
-
-def test_a_hint_for_a_position_since_left_is_not_given() -> None:
-    game = Game(seed=3)
-    session, out = _session(game)
-    session.handle("hint 1")
-    game.flip()
-    _answer(session)
-    assert "earlier position" in out.getvalue()
-    session.handle("hint 9")
-    assert "Not understood: a level is a number from 1 to 5" in out.getvalue()
-
-
-def test_turns_in_words() -> None:
-    board = RaindropBoard("7k/8/8/8/8/8/PP6/K6r[NPq] w QRBNqrbn - 0 20")
-    assert describe_turn(board, "flip") == "flip a card"
-    assert describe_turn(board, "a2a3") == "play a3 (a2a3)"
-    assert describe_turn(board, "N@b1") == "place the knight on b1"
-    assert describe_turn(board, "Jxh1") == "remove the rook on h1 (Jxh1)"
+def test_a_hint_never_changes_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nhint\nquit\n"))
+    assert main(["play", "--board", "none", "--data-dir", str(tmp_path), "--no-color",
+                 "--seed", "3", "--companion-playouts", "200"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Hint for White: flip a card.") == 2   # still White's first turn
+    assert "flips:" not in out

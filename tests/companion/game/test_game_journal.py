@@ -323,7 +323,7 @@ def test_a_journal_in_use_by_another_process_is_refused(tmp_path: Path) -> None:
             seen += process.stdout.read1(4096)
         path = latest_journal(tmp_path)
         before = path.read_bytes()
-        with pytest.raises(JournalError, match="open in another raindrop process"):
+        with pytest.raises(JournalError, match="in use by another program: pid"):
             resume(path)
         assert path.read_bytes() == before
     finally:

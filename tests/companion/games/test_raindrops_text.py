@@ -215,9 +215,9 @@ def test_turns_to_never_lists_successors(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(engine, "finals", refuse)
     monkeypatch.setattr(engine, "all_finals", refuse)
-    monkeypatch.setattr(engine, "representatives", refuse)
+    monkeypatch.setattr(engine, "least_turns", refuse)
     monkeypatch.setattr(rules, "all_finals", refuse)
-    monkeypatch.setattr(rules, "representatives", refuse)
+    monkeypatch.setattr(rules, "least_turns", refuse)
     with pytest.raises(AssertionError, match="listed successors"):
         R.successors(pos)
     for turn, target in targets.items():
