@@ -59,7 +59,7 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
     yield 3
     turns = sorted(model.rules.turns(model.session.position))
     model.play_turn(turns[len(turns) // 2])
-    yield from until(lambda: link.thinking and "playouts" in link.thinking_text, "thinking")
+    yield from until(lambda: link.thinking and link.progress > 0.2, "thinking")
     yield 3
     shot("thinking")
     yield from until(lambda: not link.thinking and link.runner.persons_turn(), "its turn")
@@ -111,7 +111,7 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
         play_step(app, step)
         yield 3
     link = app.session.companion
-    yield from until(lambda: link.thinking and "playouts" in link.thinking_text, "thinking")
+    yield from until(lambda: link.thinking and link.progress > 0.2, "thinking")
     yield 1
     shot("chess-thinking")
     yield from until(lambda: not link.thinking and link.runner.persons_turn(), "its turn")
