@@ -176,9 +176,11 @@ class RaindropApp(App):  # type: ignore[misc]
         from ui.companion_link import CompanionLink
 
         if self.search_in_process:
-            from ui.search_process import ProcessTable
+            from ui.search_process import ProcessTable, start_worker
 
             table = ProcessTable(table)
+            if table.settings.companions:
+                start_worker()   # the process starts now, not in the first search
         return CompanionLink(table, speaker=self.voice(),
                              hint_playouts=self.companion_playouts)
 

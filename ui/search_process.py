@@ -161,6 +161,12 @@ def worker() -> SearchWorker | None:
         return _worker
 
 
+def start_worker() -> None:
+    """Start the worker on a thread of its own (a process takes a second or two to start:
+    better while the person plays the first turn than in the companion's first search)."""
+    threading.Thread(target=worker, name="companion-search-start", daemon=True).start()
+
+
 def close_worker() -> None:
     global _worker
     with _worker_lock:
