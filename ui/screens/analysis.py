@@ -22,6 +22,7 @@ from kivy.utils import escape_markup
 
 import ui.widgets.common  # noqa: F401  (ScreenHeader)
 from companion.table import words
+from companion.table.review import plural_mark
 from ui import theme
 
 LOGGER = logging.getLogger(__name__)
@@ -179,7 +180,7 @@ class AnalysisScreen(Screen):
         parts = []
         for seat in review.seats:
             counts = review.counts(seat)
-            shown = ", ".join(f"{count} {name}{'s' if count != 1 and name != 'good' else ''}"
+            shown = ", ".join(f"{count} {plural_mark(name, count)}"
                               for name, count in counts.items() if count)
             parts.append(f"{words.side_words(seat)}: {shown or 'no turns'}")
         self.summary = "   ".join(parts) + (f"\n{review.result}" if review.result else "")
