@@ -3,7 +3,7 @@
 ``python -m benchmarks.bench_camera_games [--games N] [--seed S]`` plays N
 random legal games with :class:`companion.game.Game` (seeded flips, drops and
 moves, up to 12 board actions each) and renders each as video
-(:func:`vision.synthetic.video`): a hand reaches in for every action, and one
+(:func:`lab.videos.video`): a hand reaches in for every action, and one
 to three events happen while the board rests (:func:`random_events`): the
 light changes (direction, brightness, colour and gradient), a soft shadow
 falls on part of the board or goes, the camera is knocked (moved a few
@@ -24,9 +24,9 @@ them (:mod:`vision.keep_frames`), the frames of the positions the game confirmed
 or whose frame has a hand over the board (``kept_wrong``). The peer is the same
 frames read with the empty-board reference disabled (``empty_start=False``)
 and the ratio line compares the two. By default 3 games (about two minutes on
-one core); ``RAINDROP_FULL=1`` plays 12. The figures in docs/camera.md
-("Whole games") are from seeds 0 to 11 (the seeds the light handling was
-developed on) and 100 to 111 (held out).
+one core); ``RAINDROP_FULL=1`` plays 12. The figures in docs/PERFORMANCE.md
+("Camera reader") are from seeds 0 to 11 (the seeds the light handling was
+developed on) and 100 to 111 (held out), and the scenario games of ``--seeds``.
 """
 
 from __future__ import annotations
@@ -47,13 +47,14 @@ from companion.rules.board import FlipOutcome
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sync import BoardSync, SyncKind
 from companion.sync.session import CONFIRMED
-from tests.vision.vision_helpers import FPS, FakeCapture, game_scene
+from lab import scenes, videos
+from lab.real_boards import with_blue
+from lab.samples import fen_grid
+from lab.videos import FPS, FakeCapture, game_scene
 from vision import synthetic
+from vision.config import VisionConfig
 from vision.reader import CameraBoardReader
-from vision.real_boards import with_blue
-from vision.samples import fen_grid
 
-STILL, HAND = 7, 6
 MAX_ACTIONS = 12
 Position = dict[chess.Square, tuple[str, int]]
 
@@ -118,7 +119,19 @@ def random_game(seed: int, limit: int = MAX_ACTIONS) -> list[Step]:
 
 
 EVENTS = ("light", "shadow", "nudge", "hover")
-REST = 15  # still frames after an event: the board rests (1.5 s), long enough to settle
+
+
+@dataclasses.dataclass(frozen=True)
+class Pace:
+    """How many frames (at FPS, 10 a second) each part of a watched game lasts."""
+
+    still: int = 7  # the board at rest between two actions
+    hand: int = 6  # a hand reaching in and out for an action
+    rest: int = 15  # after an event, and at the end: the board rests (1.5 s) and settles
+    pictures: int = 0  # pictures a still spell shows over and over (0: a new one every frame)
+
+
+PACE = Pace()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -210,44 +223,48 @@ def placing_offsets(seed: int, positions: list[Position], spread: float) -> list
     offsets: Offsets = {}
     for position in positions:
         offsets = {sq: offsets[sq] if sq in offsets and before.get(sq) == piece
-                   else synthetic.offset_draw(rng, spread)
+                   else scenes.offset_draw(rng, spread)
                    for sq, piece in position.items()}
         result.append(offsets)
         before = position
     return result
 
 
-def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
-                ) -> tuple[list[synthetic.VideoFrame], list[int]]:
+def render_game(seed: int, steps: list[Step], off_centre: float = 0.0, *,
+                events: list[Event] | None = None, pace: Pace = PACE,
+                size: tuple[int, int] = (1280, 720)
+                ) -> tuple[list[videos.VideoFrame], list[int]]:
     """The frames, and the frame where the hand reaches in for each step.
 
     Every game has a hand reaching in for every step and the events of
-    random_events; every third game is filmed from a low camera, 30 to 45
+    random_events (or ``events``); every third game is filmed from a low camera, 30 to 45
     degrees from straight down, its pieces the tall kinds (their tops lean
     over the squares behind). With ``off_centre`` (squares), players set
     pieces down off their squares' centres (placing_offsets); every other
-    property of the game renders as without."""
+    property of the game renders as without. ``pace`` and ``size`` (the picture's)
+    make a shorter or smaller video than the benchmark's."""
     rng = np.random.default_rng(seed)
     if seed % 3 == 2:
         # A low camera as leaning_scene draws it, but framed for markers from the start
         # (a scene drawn without them has its camera too close to see them; an empty
         # board without markers does not show where a1 is).
         scene = synthetic.random_scene(rng, fraction=0.0, markers=True, min_tilt_deg=30.0,
-                                       max_tilt_deg=45.0, kinds=synthetic.TALL_KINDS)
+                                       max_tilt_deg=45.0, kinds=scenes.TALL_KINDS, size=size)
     else:
-        scene = game_scene(seed, markers=True)
+        scene = game_scene(seed, markers=True, size=size)
     first = scene
     positions = [s.position for s in steps]
     placing = placing_offsets(seed, positions, off_centre)
-    events = {e.step: e.kind for e in random_events(seed, len(positions))}
-    frames: list[synthetic.VideoFrame] = []
+    chosen = random_events(seed, len(positions)) if events is None else events
+    by_step = {e.step: e.kind for e in chosen}
+    frames: list[videos.VideoFrame] = []
     starts: list[int] = []
     shade: np.ndarray | None = None
     current: Position = {}
     current_offsets: Offsets = {}
-    bounds = [0, *sorted(events), len(positions)]
+    bounds = [0, *sorted(by_step), len(positions)]
     for part, (begin, end) in enumerate(itertools.pairwise(bounds)):
-        kind = events.get(begin)
+        kind = by_step.get(begin)
         if kind == "light":
             scene = relit(scene, first, rng)
         elif kind == "nudge":
@@ -255,17 +272,18 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
         elif kind == "shadow":
             shade = shadow_mask(scene, rng) if shade is None else None
         still = dataclasses.replace(scene.with_pieces(current), offsets=current_offsets)
-        clip: list[synthetic.VideoFrame] = []
+        clip: list[videos.VideoFrame] = []
         if kind:  # the board rests after the change
-            clip += synthetic.video(still, [], still_frames=REST, seed=seed * 100 + part + 50)
+            clip += videos.video(still, [], still_frames=pace.rest, seed=seed * 100 + part + 50,
+                                 still_pictures=pace.pictures)
         if kind == "hover":
-            clip += synthetic.video(still, [current], still_frames=0, hand_frames=HAND,
-                                    seed=seed * 100 + part + 70)
-        starts += [len(frames) + len(clip) + STILL + i * (HAND + STILL)
+            clip += videos.video(still, [current], still_frames=0, hand_frames=pace.hand,
+                                 seed=seed * 100 + part + 70)
+        starts += [len(frames) + len(clip) + pace.still + i * (pace.hand + pace.still)
                    for i in range(end - begin)]
-        clip += synthetic.video(still, positions[begin:end], still_frames=STILL,
-                                hand_frames=HAND, seed=seed * 100 + part,
-                                offsets=placing[begin:end])
+        clip += videos.video(still, positions[begin:end], still_frames=pace.still,
+                             hand_frames=pace.hand, seed=seed * 100 + part,
+                             offsets=placing[begin:end], still_pictures=pace.pictures)
         if shade is not None:
             gain = shade[..., None]
             clip = [dataclasses.replace(f, image=np.clip(f.image * gain, 0, 255).astype(np.uint8))
@@ -276,20 +294,22 @@ def render_game(seed: int, steps: list[Step], off_centre: float = 0.0
     # The camera keeps watching after the last action: the board rests as after an
     # event (a tall piece's top over the board's edge strip is taken for an arm until
     # nothing has moved for hand_still_seconds, so the last action needs that long).
-    rest = synthetic.video(dataclasses.replace(scene.with_pieces(current),
-                                               offsets=current_offsets), [],
-                           still_frames=REST, seed=seed * 100 + 99)
+    rest = videos.video(dataclasses.replace(scene.with_pieces(current),
+                                            offsets=current_offsets), [],
+                        still_frames=pace.rest, seed=seed * 100 + 99,
+                        still_pictures=pace.pictures)
     if shade is not None:
         rest = [dataclasses.replace(f, image=np.clip(f.image * shade[..., None], 0, 255)
                                     .astype(np.uint8)) for f in rest]
     return frames + rest, starts
 
 
-def read_snapshots(frames: list[synthetic.VideoFrame], empty_start: bool) -> list[BoardSnapshot]:
+def read_snapshots(frames: list[videos.VideoFrame], empty_start: bool,
+                   config: VisionConfig | None = None) -> list[BoardSnapshot]:
     snapshots: list[BoardSnapshot] = []
     capture = FakeCapture([f.image for f in frames])
     reader = CameraBoardReader("fake", capture_factory=lambda source: capture, live=False,
-                               empty_start=empty_start)
+                               empty_start=empty_start, config=config)
     reader.start(snapshots.append, lambda status: None)
     if not reader.wait(600):
         raise RuntimeError("the camera reader did not finish")
@@ -299,7 +319,7 @@ def read_snapshots(frames: list[synthetic.VideoFrame], empty_start: bool) -> lis
 
 def judge(seed: int, steps: list[Step], starts: list[int],
           snapshots: list[BoardSnapshot],
-          frames: list[synthetic.VideoFrame] | None = None) -> Tally:
+          frames: list[videos.VideoFrame] | None = None) -> Tally:
     """Feed the snapshots to a BoardSync over a replay of the same decks; with the
     ``frames``, also judge the labels of the frames a keeping camera would keep."""
     game = Game(seed=seed)
@@ -342,9 +362,9 @@ def judge(seed: int, steps: list[Step], starts: list[int],
                  kept_wrong)
 
 
-def play(seed: int, empty_starts: tuple[bool, ...] = (True, False), off_centre: float = 0.0
-         ) -> tuple[list[Step], dict[bool, Tally]]:
-    steps = random_game(seed)
+def play(seed: int, empty_starts: tuple[bool, ...] = (True, False), off_centre: float = 0.0,
+         actions: int = MAX_ACTIONS) -> tuple[list[Step], dict[bool, Tally]]:
+    steps = random_game(seed, actions)
     frames, starts = render_game(seed, steps, off_centre)
     return steps, {e: judge(seed, steps, starts, read_snapshots(frames, e), frames)
                    for e in empty_starts}
@@ -355,6 +375,12 @@ def main() -> None:
     full = os.environ.get("RAINDROP_FULL") == "1"
     parser.add_argument("--games", type=int, default=12 if full else 3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", metavar="S,S,...",
+                        help="play these games instead of --games from --seed: the watched "
+                             "games of docs/PERFORMANCE.md's scenarios are 1,11,602,605,606,809 "
+                             "with --off-centre 0")
+    parser.add_argument("--actions", type=int, default=MAX_ACTIONS,
+                        help=f"board actions a game at most (default {MAX_ACTIONS})")
     parser.add_argument("--off-centre", type=float, default=0.1, metavar="SPREAD",
                         help="players set pieces down off their squares' centres by "
                              "N(0, SPREAD) squares along each axis (default 0.1, as "
@@ -363,15 +389,17 @@ def main() -> None:
     args = parser.parse_args()
     totals = {True: Tally(0, 0, 0, 0, 0), False: Tally(0, 0, 0, 0, 0)}
     start = time.perf_counter()
-    for seed in range(args.seed, args.seed + args.games):
-        _, tallies = play(seed, off_centre=args.off_centre)
+    seeds = [int(v) for v in args.seeds.split(",")] if args.seeds else \
+        list(range(args.seed, args.seed + args.games))
+    for seed in seeds:
+        _, tallies = play(seed, off_centre=args.off_centre, actions=args.actions)
         for key, tally in tallies.items():
             totals[key] += tally
             print(f"game {seed} {'reference' if key else 'no reference'}: {tally}")
     for key, name in ((True, "camera reader (empty-board reference)"),
                       (False, "peer: same frames, reference disabled")):
         t = totals[key]
-        print(f"{name}: {args.games} games, {t.actions} actions, {t.right} right, "
+        print(f"{name}: {len(seeds)} games, {t.actions} actions, {t.right} right, "
               f"{t.wrong} wrong, {t.missed} missed, {t.questions} questions; "
               f"{t.kept} frames kept, {t.kept_wrong} of them labelled wrong")
     ours, peer = totals[True], totals[False]

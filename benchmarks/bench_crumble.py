@@ -148,7 +148,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     bench_successors(args.games, args.seed, args.plies)
     bench_builder(args.seed, args.pieces)
+    bench_playouts(args.seed)
     return 0
+
+
+def bench_playouts(seed: int, games: int = 2, plies: int = 16) -> None:
+    """Random games (a random successor each turn) from the start, engine and plain."""
+    start = RULES.start()
+
+    def mine() -> None:
+        rng = random.Random(seed)
+        for _ in range(games):
+            pos = start
+            for _ in range(plies):
+                kids = sorted(RULES.successors(pos), key=lambda p: p.text())
+                if not kids:
+                    break
+                pos = rng.choice(kids)
+
+    def theirs() -> None:
+        rng = random.Random(seed)
+        for _ in range(games):
+            plain_crumble.playout(start.text(), rng, plies)
+
+    t0 = time.perf_counter()
+    mine()
+    t1 = time.perf_counter()
+    theirs()
+    t2 = time.perf_counter()
+    print(f"random games of {plies} turns from the start: engine {games / (t1 - t0):.2f}/s, "
+          f"plain {games / (t2 - t1):.2f}/s, ratio {(t2 - t1) / (t1 - t0):.1f}x")
 
 
 if __name__ == "__main__":

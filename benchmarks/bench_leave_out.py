@@ -4,12 +4,12 @@ Run: ``python -m benchmarks.bench_leave_out --nets DIR/{board}_s0.onnx DIR/{boar
 DIR/{board}_pt.onnx --peer-nets OLD/{board}_s0.onnx OLD/{board}_s1.onnx OLD/{board}_pt.onnx
 [--boards walnut,bwmat,folding,mahogany]``. Each network is named by a pattern whose
 ``{board}`` is the board read: a fit made without that board's development photos
-(``python -m vision.train_occupancy ... --leave-out BOARD --keep DIR/BOARD_s0.onnx``, and
-``python -m vision.train_pretrained ... --leave-out BOARD --keep DIR/BOARD_pt.onnx``), so
+(``python -m lab.train_occupancy ... --leave-out BOARD --keep DIR/BOARD_s0.onnx``, and
+``python -m lab.train_pretrained ... --leave-out BOARD --keep DIR/BOARD_pt.onnx``), so
 every board is read by networks that never saw it, as a board at a real table is. Every
 development photo of each board is read as ``raindrop vision classify --corners`` reads it
 (the whole reader, without a reference), once by the candidate (``--nets``, ``--weights``,
-``--shift`` and ``--shifted``: ``VisionConfig.photo_nets``, ``photo_net_weights``,
+``--shift`` and ``--shifted``: ``VisionConfig.nets.photo_nets``, ``photo_net_weights``,
 ``photo_shift`` and the networks of ``photo_shifted_nets`` by their place in ``--nets``)
 and once by its peer (the same options with ``--peer-``; the peer's networks default to
 the candidate's). Without ``--boards``, every development board for which all the files of
@@ -17,7 +17,7 @@ both readers are there.
 
 It prints every square either reader gets wrong (``new``: the candidate alone, ``fixed``:
 the peer alone, ``both``), each board's and the total's counts, and the verdict that
-docs/camera-development.md's rules use ("How the next candidates are judged"): the
+docs/dev/camera.md's rules use ("How the next candidates are judged"): the
 candidate is worse beyond chance where its new squares outnumber the fixed ones by more
 than twice the square root of the two together (the sign test's two standard
 deviations), better beyond chance the other way round, else within chance. The same is
@@ -29,7 +29,6 @@ wrong squares over the candidate's.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 import time
 from collections.abc import Sequence
@@ -37,10 +36,10 @@ from pathlib import Path
 
 import cv2
 
+from lab.real_boards import RealBoardPhoto, load_real_boards, read_board
 from vision.config import VisionConfig
-from vision.real_boards import RealBoardPhoto, load_real_boards, read_board
+from vision.net_reading import net_weights
 from vision.square_net import SquareNetError, load_net
-from vision.squares import net_weights
 
 FILES = "abcdefgh"
 
@@ -73,8 +72,7 @@ def reader_config(nets: Sequence[str], board: str, weights: Sequence[float],
                   shift: float, shifted: Sequence[int]) -> VisionConfig:
     """The shipped reader with the networks ``nets`` (``{board}`` filled in)."""
     names = tuple(pattern.format(board=board) for pattern in nets)
-    return dataclasses.replace(
-        VisionConfig(), photo_nets=names, photo_net_weights=tuple(weights),
+    return VisionConfig().replace(photo_nets=names, photo_net_weights=tuple(weights),
         photo_shift=shift, photo_shifted_nets=tuple(names[i] for i in shifted))
 
 

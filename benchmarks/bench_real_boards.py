@@ -7,11 +7,11 @@ its labelled corners, without an empty-board reference. Every wrong square is pr
 (photo, square, expected, read), then the squares right per split and per board, and per
 split for the photos there before the thirteenth session and the walnut board's later photos
 (``walnut_20`` on) apart. ``--reference`` reads instead every photo that has an empty photo
-of its board taken from the same camera (a tripod: ``vision.real_boards.tripod_pairs``)
+of its board taken from the same camera (a tripod: ``lab.real_boards.tripod_pairs``)
 against that empty photo as its reference, as a game's camera does once it has seen the
 empty board; its peer is then the same reader without the reference.
 A photo read without a reference also lists the squares it is unsure of
-(``VisionConfig.photo_unsure_margin``), as ``classify`` does: a wrong square among
+(``VisionConfig.photo.photo_unsure_margin``), as ``classify`` does: a wrong square among
 them is marked ``(listed unsure)``, and each part's line says how many squares
 were listed and how many of the squares read empty or occupied wrongly they hold;
 and how many photos say their colours are unsure (``SquareReading.colours_unsure``,
@@ -20,11 +20,11 @@ and how many photos say their colours are unsure (``SquareReading.colours_unsure
 every wrong square outlined in red with ``expected>read`` beside it, to look at.
 ``--board NAME`` reads one board's photos; ``--photo-nets`` reads them by other
 networks than the shipped ones, so a fit trained without a board
-(``python -m vision.train_occupancy --leave-out folding --keep /tmp/folding.onnx``) is
+(``python -m lab.train_occupancy --leave-out folding --keep /tmp/folding.onnx``) is
 judged by the whole reader on that board: ``--split dev --board folding --photo-nets
 /tmp/folding.onnx`` (two paths: the two fits read together), as the development part's
-leave-out checks in docs/camera-development.md are read. ``--photo-weights`` gives
-each network its weight in the mean of their logits (``VisionConfig.photo_net_weights``;
+leave-out checks in docs/dev/camera.md are read. ``--photo-weights`` gives
+each network its weight in the mean of their logits (``VisionConfig.nets.photo_net_weights``;
 with ``--photo-nets`` and no weights, the same each).
 
 The peer, measured in the same run on the same photos and corners, is a plain
@@ -37,7 +37,6 @@ medians, else black. Its error count over the reader's is the ratio line.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 from collections import Counter
 from pathlib import Path
@@ -45,21 +44,23 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.config import VisionConfig
-from vision.geometry import Image
-from vision.real_boards import (
+from benchmarks.recorded import compare, recorded
+from lab.real_boards import (
     FILES,
     SPLITS,
     RealBoardPhoto,
     is_later_walnut,
+    listed_errors,
     load_real_boards,
     read_board,
     read_photo,
     tripod_pairs,
     wrong_squares,
 )
+from vision.config import VisionConfig
+from vision.geometry import Image
+from vision.net_reading import net_weights
 from vision.square_net import SquareNetError, load_net
-from vision.squares import net_weights
 
 SQUARE = 32
 PIECE_LEVELS = 18.0
@@ -128,12 +129,12 @@ def main(argv: list[str] | None = None) -> int:
                              "frames a game kept (raindrop play --keep-frames DIR)")
     parser.add_argument("--photo-nets", nargs="+", metavar="ONNX",
                         help="read without a reference by these networks together instead "
-                             "of the shipped ones (VisionConfig.photo_nets): a shipped file "
-                             "name or a path, e.g. a fit kept by vision.train_occupancy "
+                             "of the shipped ones (VisionConfig.nets.photo_nets): a shipped file "
+                             "name or a path, e.g. a fit kept by lab.train_occupancy "
                              "--leave-out BOARD --keep PATH")
     parser.add_argument("--photo-weights", nargs="+", type=float, metavar="W",
                         help="each photo network's weight in the mean of their logits, "
-                             "in their order (default: VisionConfig.photo_net_weights)")
+                             "in their order (default: VisionConfig.nets.photo_net_weights)")
     args = parser.parse_args(argv)
     if args.draw is not None:
         args.draw.mkdir(parents=True, exist_ok=True)
@@ -141,17 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     config = VisionConfig()
     if args.photo_nets:
         # other networks: the same weight each, unless --photo-weights gives theirs
-        config = dataclasses.replace(config, photo_nets=tuple(args.photo_nets),
+        config = config.replace(photo_nets=tuple(args.photo_nets),
                                      photo_net_weights=())
-        for name in config.photo_nets:
+        for name in config.nets.photo_nets:
             try:
                 load_net(name)
             except SquareNetError as error:
                 parser.error(str(error))
     if args.photo_weights:
-        config = dataclasses.replace(config, photo_net_weights=tuple(args.photo_weights))
+        config = config.replace(photo_net_weights=tuple(args.photo_weights))
         try:
-            net_weights(config.photo_nets, config.photo_net_weights)
+            net_weights(config.nets.photo_nets, config.nets.photo_net_weights)
         except SquareNetError as error:
             parser.error(f"--photo-weights: {error}")
     if args.labels is None:
@@ -177,12 +178,13 @@ def main(argv: list[str] | None = None) -> int:
     squares: Counter[str] = Counter()
     listed: Counter[str] = Counter()  # unsure squares listed, occupancy errors among them
     reader_s = peer_s = 0.0
+    held_out_errors: set[tuple[str, str]] = set()
     for photo, empty in pairs:
         start = time.perf_counter()
         reading = read_photo(config, photo, empty)
         reader_s += time.perf_counter() - start
         read = reading.grid
-        unsure = set(reading.unsure(config.photo_unsure_margin)) if empty is None else set()
+        unsure = set(reading.unsure(config.photo.photo_unsure_margin)) if empty is None else set()
         truth_on = [c != "." for c in "".join(photo.grid)]
         read_on = [c != "." for c in "".join(read)]
         occupancy_wrong = {i for i in range(64) if truth_on[i] != read_on[i]}
@@ -192,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         plain = plain_read(photo) if empty is None else read_board(config, photo)
         peer_s += time.perf_counter() - start
         misread = wrong_squares(photo.grid, read)
+        if photo.split == "held_out":
+            held_out_errors |= {(photo.path.name, item) for item in misread}
         part = "later walnut" if is_later_walnut(photo) else "photos before"
         for key in (photo.split, f"{photo.split} {photo.board}", f"{photo.split}, {part}"):
             squares[key] += 64
@@ -232,7 +236,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio {peer_name} / reader (wrong squares): {peer_total / max(total, 1):.2f} "
           f"({peer_total} / {total}); time a photo: reader {1e3 * reader_s / len(photos):.1f} ms, "
           f"peer {1e3 * peer_s / len(photos):.1f} ms")
-    return 0
+    shipped = args.labels is None and not args.photo_nets and not args.photo_weights
+    return check_recorded(args, squares, wrong, held_out_errors) if shipped else 0
+
+
+def check_recorded(args: argparse.Namespace, squares: Counter[str], wrong: Counter[str],
+                   held_out_errors: set[tuple[str, str]]) -> int:
+    """Compare each part read whole (as many squares as recorded) with its figure in
+    vision/models/manifest.json, and every held-out error with its row in
+    docs/dev/camera-real-errors.md (where each has its cause); 1 when that list is out
+    of date."""
+    prefix = "real_tripod_" if args.reference else "real_"
+    whole = {split for split in ("dev", "held_out")
+             if squares[split] and squares[split] == recorded().get(prefix + split, (0, 0))[1]}
+    for split in sorted(whole):
+        print(compare(prefix + split, wrong[split], squares[split]))
+    if "held_out" not in whole:
+        return 0
+    listed = listed_errors()
+    if args.reference:
+        held_out_errors -= listed  # those the plain reading gets wrong too are listed there
+        listed = listed_errors(reference=True)
+    if held_out_errors == listed:
+        print(f"docs/dev/camera-real-errors.md lists every one of these {len(listed)} "
+              "held-out errors")
+        return 0
+    print("docs/dev/camera-real-errors.md is out of date: not listed "
+          f"{sorted(held_out_errors - listed)}, no longer wrong {sorted(listed - held_out_errors)}")
+    return 1
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 import chess
 import chess.variant
 
-from companion.rules import HouseRules, RaindropBoard
+from companion.rules import HouseRules, RaindropBoard, mate_verdict
 
 RULES = (
     HouseRules(),
@@ -153,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"python-chess {t_peer / len(peer_boards) * 1e6:7.2f} us per position, "
               f"ratio (python-chess / ours) {t_peer / t_ours:.2f}")
 
-    verdicts = time_each(ours, lambda board: board.mate_verdict(), 3)
+    verdicts = time_each(ours, mate_verdict, 3)
     checked = [t for board, t in zip(ours, verdicts, strict=True) if board.is_check()]
     print(f"mate_verdict(): median {statistics.median(verdicts) * 1e3:.3f} ms, "
           f"in check median {statistics.median(checked) * 1e3:.3f} ms, "

@@ -29,6 +29,8 @@ for path in (HERE, HERE.parent):  # this checkout's engine and plain implementat
 import plain_rumbo  # noqa: E402
 
 from companion.games.rumbo import RULES, RumboPosition  # noqa: E402
+from companion.games.rumbo.bot import Playout, RumboDomain, state_of  # noqa: E402
+from companion.games.rumbo.fast import masks  # noqa: E402
 
 
 def random_positions(games: int, size: int, seed: int) -> list[str]:
@@ -68,14 +70,16 @@ def main(argv: list[str] | None = None) -> None:
         if mine != plain_rumbo.successors(text):
             raise SystemExit(f"engine and plain implementation disagree on {text}")
     parsed: list[RumboPosition] = [RULES.parse(text) for text in texts]
-    for pos in parsed:
-        _ = pos.groups  # the per-position tables, as a session would have them
+    fields = [{k: v for k, v in vars(pos).items() if k not in ("stones", "groups")}
+              for pos in parsed]
 
     def engine_texts() -> int:
         return sum(len({p.text() for p in RULES.successors(RULES.parse(t))}) for t in texts)
 
     def engine_positions() -> int:
-        return sum(len(RULES.successors(pos)) for pos in parsed)
+        # fresh positions each round: the group tables are worked out in the timing too
+        fresh = [RumboPosition.fast(f, pos.stones) for f, pos in zip(fields, parsed, strict=True)]
+        return sum(len(RULES.successors(pos)) for pos in fresh)
 
     def plain() -> int:
         return sum(len(plain_rumbo.successors(text)) for text in texts)
@@ -93,6 +97,25 @@ def main(argv: list[str] | None = None) -> None:
           f"{text_n / text_s:10,.0f} successors/s  ratio {plain_s / text_s:.1f}x")
     print(f"  engine  position -> positions       {pos_s * 1e3:8.1f} ms  "
           f"{pos_n / pos_s:10,.0f} successors/s  ratio {plain_s / pos_s:.1f}x")
+    count = 100
+    start_pos = RULES.start(size=str(n), komi="0")
+    domain = RumboDomain(masks(n), 0)
+    playout = Playout(domain)
+    state = state_of(start_pos)
+    start_text = start_pos.text()
+
+    def mine() -> int:
+        rng = random.Random(args.seed)
+        return sum(1 for _ in range(count) if playout.evaluate(state, rng) >= 0)
+
+    def theirs() -> int:
+        rng = random.Random(args.seed)
+        return sum(1 for _ in range(count) if plain_rumbo.playout(start_text, rng))
+
+    mine_s, _ = best_of(args.rounds, mine)
+    theirs_s, _ = best_of(args.rounds, theirs)
+    print(f"  playouts from the empty board: engine {count / mine_s:,.0f}/s, plain "
+          f"{count / theirs_s:,.0f}/s, ratio {theirs_s / mine_s:.1f}x")
 
 
 if __name__ == "__main__":

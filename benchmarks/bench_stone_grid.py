@@ -15,6 +15,7 @@ import time
 import cv2
 import numpy as np
 
+from lab.stone_scenes import empty_of, random_stone_scene, render_stones
 from vision.grid import (
     GridConfig,
     GridSpec,
@@ -23,7 +24,6 @@ from vision.grid import (
     read_grid,
     warp_grid,
 )
-from vision.stone_scenes import empty_of, random_stone_scene, render_stones
 
 FULL = os.environ.get("RAINDROP_FULL") == "1"
 SCENES = 40 if FULL else 4
@@ -67,7 +67,7 @@ def main() -> None:
               f"({100 * totals[0] / n:.3f}%)  without {totals[1]:4d} ({100 * totals[1] / n:.3f}%)"
               f"  plain peer {totals[2]:4d} ({100 * totals[2] / n:.3f}%)")
     # The real photos: every point read wrong.
-    from vision.grid_samples import load_grid_photos, wrong_points
+    from lab.grid_samples import load_grid_photos, wrong_points
 
     for part in ("dev", "held-out"):
         count = points = 0

@@ -15,7 +15,7 @@ labelled corners, then N times each with every corner moved at random by 1%
 and by 2% of a square (a pixel or so; fixed seed), and prints the squares
 read wrong: how much a reading depends on where exactly the corners are.
 ``--prints N`` reads N scenes whose boards carry marks printed inside squares
-(:func:`vision.synthetic.printed_scene`: emblems, coordinates, rings, as roll-up mats carry
+(:func:`lab.scenes.printed_scene`: emblems, coordinates, rings, as roll-up mats carry
 them; set ``--seed``), without a reference and with the empty board's picture (its marks
 too) as one, and prints how many marks on empty squares were read as pieces and the
 squares wrong against the same scenes without their marks (the peer).
@@ -30,18 +30,21 @@ import argparse
 import dataclasses
 import statistics
 import time
+from collections.abc import Iterable
 
 import chess
 import cv2
 import numpy as np
 
+from lab.samples import load_photos, samples_dir
+from lab.scenes import printed_scene
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.locate import find_markers
 from vision.pipeline import BoardPipeline, StageTimes
-from vision.samples import load_photos, samples_dir
-from vision.squares import make_sampler, read_squares
+from vision.sampling import make_sampler
+from vision.squares import read_squares
 
 
 def frame_times(frames: int, seed: int = 7) -> tuple[list[float], list[float], StageTimes]:
@@ -84,11 +87,11 @@ def pieces_on_times(frames: int, seed: int = 21) -> tuple[list[float], list[floa
     pipeline = BoardPipeline(config, geometry)
     sampler = make_sampler(config, geometry)
     kept, every = [], []
-    for index in range(frames + config.settle_frames):
+    for index in range(frames + config.settle.settle_frames):
         image = images[index % len(images)]
         start = time.perf_counter()
         pipeline.process(image, index / 30)
-        if index >= config.settle_frames:
+        if index >= config.settle.settle_frames:
             kept.append(time.perf_counter() - start)
             start = time.perf_counter()
             read_squares(config, sampler, warp(config, image, geometry), None)
@@ -103,28 +106,42 @@ def error_rates(images: int, seed: int = 0) -> dict[str, tuple[int, int]]:
     """(wrong squares, squares) per mode over ``images`` synthetic scenes.
 
     Set ``seed`` draws its scenes from a stream of that seed and renders them
-    with seeds from ``seed * RENDER_SEEDS_PER_SET`` (vision.fit's start at
+    with seeds from ``seed * RENDER_SEEDS_PER_SET`` (lab.fit_occupancy's start at
     900,000, and at 1,900,000 for its empty boards).
     """
+    counts = {"no reference": [0, 0], "reference": [0, 0]}
+    for without, with_reference in scene_errors(range(images), seed).values():
+        for mode, wrong in (("no reference", without), ("reference", with_reference)):
+            counts[mode][0] += wrong
+            counts[mode][1] += 64
+    return {mode: (w, t) for mode, (w, t) in counts.items()}
+
+
+def scene_errors(indices: Iterable[int], seed: int = 0) -> dict[int, tuple[int, int]]:
+    """Squares wrong without and with the empty-board reference in each of the scenes
+    ``indices`` of set ``seed`` (the scenes :func:`error_rates` reads, by their place)."""
+    wanted = sorted(set(indices))
     offset = seed * RENDER_SEEDS_PER_SET
     config = VisionConfig()
     rng = np.random.default_rng(seed)
-    counts = {"no reference": [0, 0], "reference": [0, 0]}
-    for index in range(images):
+    out: dict[int, tuple[int, int]] = {}
+    for index in range(wanted[-1] + 1 if wanted else 0):
         scene = synthetic.random_scene(rng)
+        if index not in wanted:
+            continue
         geometry = scene.geometry()
         sampler = make_sampler(config, geometry)
         warped = warp(config, synthetic.render(scene, offset + index), geometry)
         empty = warp(config, synthetic.render(scene.with_pieces({}), offset + index + 1_000_000),
                      geometry)
         truth = scene.grid()
-        for mode, reference in (("no reference", None), ("reference", empty)):
+        wrong = []
+        for reference in (None, empty):
             grid = read_squares(config, sampler, warped, reference).grid
-            wrong = sum(a != b for row_a, row_b in zip(grid, truth, strict=True)
-                        for a, b in zip(row_a, row_b, strict=True))
-            counts[mode][0] += wrong
-            counts[mode][1] += 64
-    return {mode: (w, t) for mode, (w, t) in counts.items()}
+            wrong.append(sum(a != b for row_a, row_b in zip(grid, truth, strict=True)
+                             for a, b in zip(row_a, row_b, strict=True)))
+        out[index] = (wrong[0], wrong[1])
+    return out
 
 
 PRINTS_STREAM = 7000  # the printed scenes of set S draw from stream S + this (no fit does)
@@ -143,7 +160,7 @@ class PrintErrors:
 
 
 def print_errors(scenes: int, seed: int = 0, reference: bool = False) -> PrintErrors:
-    """``scenes`` printed scenes (:func:`vision.synthetic.printed_scene`: unseen boards
+    """``scenes`` printed scenes (:func:`lab.scenes.printed_scene`: unseen boards
     and sets, one to four marks printed inside squares, as roll-up mats carry them)
     read without a reference, or with the empty board's picture (its marks too) as
     one, and the same scenes without the marks, rendered with the same noise."""
@@ -152,7 +169,7 @@ def print_errors(scenes: int, seed: int = 0, reference: bool = False) -> PrintEr
     first = (PRINTS_STREAM + seed) * 1000
     marks = marks_read = wrong = wrong_unprinted = 0
     for index in range(scenes):
-        printed = synthetic.printed_scene(rng)
+        printed = printed_scene(rng)
         geometry = printed.geometry()
         sampler = make_sampler(config, geometry)
         truth = printed.grid()

@@ -1,15 +1,18 @@
-"""A deliberately plain Crumble: successors of a position text, written from the rules file alone.
+"""A plain Crumble: successors of a position text, written from the rules file alone.
 
-It shares no code with ``companion.games.crumble``: exact coordinates (every number scaled by
-one power of two so that each one and each possible half is an integer, as section 11 of the
-rules file suggests), contacts tested pair by pair, captures and chains recomputed over the
-whole board after every swap step. It is the peer the benchmark times the engine against, and
-the tests cross-check the engine with it. ``successors(text) -> set[str]`` gives the canonical
-texts of every position one complete turn reaches.
+The honest peer: what a careful engineer writes in an afternoon. It shares no code with
+``companion.games.crumble``: exact coordinates (every number scaled by one power of two so
+that each one and each possible half is an integer, as section 11 of the rules file suggests),
+contacts found per action through the pieces' edges on each grid line and their shared
+corners, captures and chains recomputed over the whole board after every swap step. It is
+the peer the benchmark times the engine against, and the tests cross-check the engine with it.
+``successors(text) -> set[str]`` gives the canonical texts of every position one complete turn
+reaches.
 """
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 Piece = tuple[int, int, int, int, str]
@@ -26,6 +29,18 @@ def num(text: str) -> int:
 
 
 def fmt(value: int) -> str:
+    """A scaled number in lowest terms (each value written once per scale)."""
+    key = (value, SCALE[0])
+    text = _FORMATTED.get(key)
+    if text is None:
+        text = _FORMATTED[key] = _fmt(value)
+    return text
+
+
+_FORMATTED: dict[tuple[int, int], str] = {}
+
+
+def _fmt(value: int) -> str:
     exact = Fraction(value, SCALE[0])
     if exact.denominator == 1:
         return str(exact.numerator)
@@ -94,7 +109,19 @@ def region_text(rects: list[Rect] | None) -> str:
 
 def board_text(pieces: list[Piece]) -> str:
     ordered = sorted(pieces, key=lambda p: (p[1], p[0]))
-    return ";".join(f"{fmt(p[0])},{fmt(p[1])},{fmt(p[2])},{fmt(p[3])},{p[4]}" for p in ordered)
+    return ";".join(piece_text(p) for p in ordered)
+
+
+def piece_text(p: Piece) -> str:
+    """``x,y,w,h,c`` (each piece written once per scale)."""
+    key = (p, SCALE[0])
+    text = _PIECES.get(key)
+    if text is None:
+        text = _PIECES[key] = f"{fmt(p[0])},{fmt(p[1])},{fmt(p[2])},{fmt(p[3])},{p[4]}"
+    return text
+
+
+_PIECES: dict[tuple[Piece, int], str] = {}
 
 
 def side_contact(a: Piece, b: Piece) -> bool:
@@ -126,6 +153,50 @@ def swap_direction(a: Piece, b: Piece) -> str | None:
         if b[1] + b[3] == a[1]:
             return "S"
     return None
+
+
+def contacts(pieces: list[Piece]) -> tuple[list[list[int]], list[list[int]],
+                                           list[dict[str, int]]]:
+    """Side contacts, point contacts and swap contacts (direction -> piece) of every piece,
+    found through the pieces' edges on each grid line and their shared corners."""
+    n = len(pieces)
+    lefts: dict[int, list[int]] = {}
+    rights: dict[int, list[int]] = {}
+    bottoms: dict[int, list[int]] = {}
+    tops: dict[int, list[int]] = {}
+    corners: dict[tuple[int, int], list[int]] = {}
+    for i, (x, y, w, h, _) in enumerate(pieces):
+        lefts.setdefault(x, []).append(i)
+        rights.setdefault(x + w, []).append(i)
+        bottoms.setdefault(y, []).append(i)
+        tops.setdefault(y + h, []).append(i)
+        for corner in ((x, y), (x + w, y), (x, y + h), (x + w, y + h)):
+            corners.setdefault(corner, []).append(i)
+    side: list[set[int]] = [set() for _ in range(n)]
+    swaps: list[dict[str, int]] = [{} for _ in range(n)]
+    for x, left_of in rights.items():
+        for a in left_of:
+            for b in lefts.get(x, ()):
+                if side_contact(pieces[a], pieces[b]):
+                    side[a].add(b)
+                    side[b].add(a)
+                    if swap_direction(pieces[a], pieces[b]) == "E":
+                        swaps[a]["E"] = b
+                        swaps[b]["W"] = a
+    for y, below in tops.items():
+        for a in below:
+            for b in bottoms.get(y, ()):
+                if side_contact(pieces[a], pieces[b]):
+                    side[a].add(b)
+                    side[b].add(a)
+                    if swap_direction(pieces[a], pieces[b]) == "N":
+                        swaps[a]["N"] = b
+                        swaps[b]["S"] = a
+    point = [set(s) for s in side]
+    for members in corners.values():
+        for a in members:
+            point[a].update(b for b in members if b != a)
+    return [sorted(s) for s in side], [sorted(p) for p in point], swaps
 
 
 def touches_edge(p: Piece, width: int, height: int) -> bool:
@@ -297,19 +368,7 @@ def successors(text: str) -> set[str]:
     other = "w" if me == "b" else "b"
     results: set[str] = set()
     for after, new, worked in actions(pieces, me):
-        n = len(after)
-        side = [[j for j in range(n) if j != i and side_contact(after[i], after[j])]
-                for i in range(n)]
-        point = [[j for j in range(n) if j != i and point_contact(after[i], after[j])]
-                 for i in range(n)]
-        swaps: list[dict[str, int]] = []
-        for i in range(n):
-            found = {}
-            for j in range(n):
-                d = swap_direction(after[i], after[j])
-                if d is not None:
-                    found[d] = j
-            swaps.append(found)
+        side, point, swaps = contacts(after)
         candidate = (history[1] is not None and history[3] is not None
                      and inside_region(worked, history[1])
                      and inside_region(worked, history[3]))
@@ -350,3 +409,13 @@ def successors(text: str) -> set[str]:
                     seen.add(key)
                     stack.append((nxt, j))
     return results
+
+
+def playout(text: str, rng: random.Random, plies: int) -> str:
+    """A random game (a random successor each turn) for at most ``plies`` turns: the last text."""
+    for _ in range(plies):
+        after = successors(text)
+        if not after:
+            break
+        text = rng.choice(sorted(after))
+    return text

@@ -20,6 +20,8 @@ from typing import Any
 
 import chess
 
+from companion.limits import LimitError, check_finite, parse_decimal
+
 LOGGER = logging.getLogger(__name__)
 
 
@@ -27,7 +29,14 @@ class ClockSettingsError(ValueError):
     """A time control the clock cannot run (e.g. ``--clock 10+x``)."""
 
 
-_SPEC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:([+d])\s*(\d+(?:\.\d+)?))?\s*$")
+_SPEC = re.compile(r"^\s*([0-9.]+)\s*(?:([+d])\s*([0-9.]+))?\s*$")
+
+MAX_BASE = 100 * 3600.0
+"""The longest base time (100 hours each)."""
+MAX_EXTRA = 3600.0
+"""The longest increment or delay (an hour a turn)."""
+MAX_LEFT = 1e7
+"""The most time a side may have left, increments included (about 115 days)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,11 +48,13 @@ class ClockSettings:
     delay: float = 0.0
 
     def __post_init__(self) -> None:
-        if not self.base > 0:
-            raise ClockSettingsError(f"the base time must be more than 0 seconds, not "
+        if not 0 < self.base <= MAX_BASE:  # NaN fails too
+            raise ClockSettingsError(f"the base time must be more than 0 seconds and at most "
+                                     f"{MAX_BASE:g} ({MAX_BASE / 3600:g} hours), not "
                                      f"{self.base!r}")
-        if self.increment < 0 or self.delay < 0:
-            raise ClockSettingsError("increment and delay may not be negative")
+        if not (0 <= self.increment <= MAX_EXTRA and 0 <= self.delay <= MAX_EXTRA):
+            raise ClockSettingsError(f"increment and delay must be from 0 to {MAX_EXTRA:g} "
+                                     f"seconds, not {self.increment!r} and {self.delay!r}")
         if self.increment and self.delay:
             raise ClockSettingsError("choose an increment or a delay, not both")
 
@@ -54,11 +65,16 @@ class ClockSettings:
         match = _SPEC.match(text)
         if not match:
             raise ClockSettingsError(
-                f"cannot read the time control {text!r}: write MINUTES+SECONDS (increment, "
+                f"cannot read the time control {text[:40]!r}: write MINUTES+SECONDS (increment, "
                 f"e.g. 10+5), MINUTESdSECONDS (delay, e.g. 5d3) or MINUTES")
         minutes, kind, seconds = match.groups()
-        extra = float(seconds) if seconds else 0.0
-        return cls(base=float(minutes) * 60,
+        try:
+            base = parse_decimal(minutes, "the number of minutes", high=MAX_BASE / 60, digits=6)
+            extra = parse_decimal(seconds, "the number of seconds", high=MAX_EXTRA,
+                                  digits=6) if seconds else 0.0
+        except LimitError as error:
+            raise ClockSettingsError(f"the time control {text[:40]!r}: {error}") from None
+        return cls(base=base * 60,
                    increment=extra if kind == "+" else 0.0,
                    delay=extra if kind == "d" else 0.0)
 
@@ -74,12 +90,15 @@ class ClockSettings:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ClockSettings:
+    def from_dict(cls, data: Any) -> ClockSettings:
+        """Settings written by :meth:`to_dict` (a journal's header); numbers only."""
         try:
-            return cls(base=float(data["base"]), increment=float(data.get("increment", 0)),
-                       delay=float(data.get("delay", 0)))
-        except (KeyError, TypeError, ValueError) as error:
-            raise ClockSettingsError(f"bad clock settings {data!r}: {error}") from None
+            return cls(base=check_finite(data["base"], "base", high=MAX_BASE),
+                       increment=check_finite(data.get("increment", 0), "increment",
+                                              high=MAX_EXTRA),
+                       delay=check_finite(data.get("delay", 0), "delay", high=MAX_EXTRA))
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise ClockSettingsError(f"bad clock settings {str(data)[:100]}: {error}") from None
 
 
 class Clock:
@@ -175,11 +194,18 @@ class Clock:
     def restore(self, state: dict[str, Any], *, running: bool = True) -> None:
         """Set the clock from :meth:`state` (resuming a journal)."""
         try:
-            self._left = [float(state["black"]), float(state["white"])]
-            self._turn = state["turn"] == "white"
-            self._paused = bool(state.get("paused", False))
-        except (KeyError, TypeError, ValueError) as error:
-            raise ClockSettingsError(f"bad clock state {state!r}: {error}") from None
+            left = [check_finite(state["black"], "black's time", high=MAX_LEFT),
+                    check_finite(state["white"], "white's time", high=MAX_LEFT)]
+            if state["turn"] not in ("white", "black"):
+                raise ValueError(f"the turn must be white or black, not {state['turn']!r:.20}")
+            paused = state.get("paused", False)
+            if not isinstance(paused, bool):
+                raise ValueError(f"paused must be true or false, not {paused!r:.20}")
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise ClockSettingsError(f"bad clock state {str(state)[:100]}: {error}") from None
+        self._left = left
+        self._turn = state["turn"] == "white"
+        self._paused = paused
         self._since = self._now()
         self._running = self._turn if running and not self._paused else None
 

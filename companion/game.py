@@ -16,9 +16,9 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import chess
 
@@ -26,6 +26,7 @@ from companion import events
 from companion.cards import DeckError, Decks
 from companion.clock import Clock, ClockSettings
 from companion.events import GameEvent
+from companion.journal import JournalWriter
 from companion.rules import (
     Action,
     ActionKind,
@@ -38,6 +39,7 @@ from companion.rules import (
     Outcome,
     RaindropBoard,
     Termination,
+    mate_verdict,
     parse_card_letter,
 )
 
@@ -56,18 +58,6 @@ _MOVE_LIKE = re.compile(
 
 class GameOverError(IllegalActionError):
     """An action after the game has ended."""
-
-
-class RecordError(ValueError):
-    """A recorded action (journal entry, PGN move) that cannot be applied."""
-
-
-class Recorder(Protocol):
-    """Where a game writes its committed actions (the journal)."""
-
-    def begin(self, header: dict[str, Any]) -> None: ...
-
-    def append(self, entry: dict[str, Any]) -> None: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,22 +104,19 @@ def _check_move(move: Any) -> chess.Move:
     return move
 
 
-def _color(name: Any) -> chess.Color:
-    if name == "white":
-        return chess.WHITE
-    if name == "black":
-        return chess.BLACK
-    raise RecordError(f"expected 'white' or 'black', got {name!r}")
-
-
 class Game:
     """One game at the table: both decks, the board, the clock, the record."""
 
     def __init__(self, rules: HouseRules | None = None, *, seed: int | None = None,
-                 clock: ClockSettings | None = None, journal: Recorder | None = None,
+                 clock: ClockSettings | None = None, journal: JournalWriter | None = None,
                  now: Callable[[], float] = time.monotonic,
-                 decks: Decks | None = None) -> None:
+                 decks: Decks | None = None, table: Mapping[str, Any] | None = None) -> None:
         self.rules: HouseRules = rules if rules is not None else HouseRules()
+        self.table: dict[str, Any] = dict(table or {})
+        """Who sits where and the hint limit, as :mod:`companion.table.seats` writes them
+        (empty: two persons); kept in the journal's header."""
+        self.hints_used: dict[str, int] = {"white": 0, "black": 0}
+        """Hints given to each side so far (journaled, so a resumed game keeps them)."""
         self.seed = seed
         if decks is None:
             decks = Decks.shuffled(self.rules, seed)
@@ -149,7 +136,7 @@ class Game:
             self.clock.start(chess.WHITE)
         self._paused = False
         self._replaying = False
-        self._journal: Recorder | None = None
+        self._journal: JournalWriter | None = None
         self.entries = 0  # committed journal entries
         if journal is not None:
             journal.begin(self.export_header())
@@ -169,6 +156,11 @@ class Game:
     @property
     def turn(self) -> chess.Color:
         return self._board.turn
+
+    @property
+    def fullmove_number(self) -> int:
+        """The move number, as PGN counts it (it goes up after Black's turn)."""
+        return self._board.fullmove_number
 
     @property
     def pending(self) -> str | None:
@@ -206,6 +198,10 @@ class Game:
         """The decks' order at the start (secret: journal, PGN header, replays, tests)."""
         return {side: list(cards) for side, cards in self._initial_order.items()}
 
+    def export_next_card(self) -> str | None:
+        """The card the side to move would flip next (secret: replays and tests only)."""
+        return self._decks.export_top(self._board.turn)
+
     def export_deck_order(self) -> dict[str, list[str]]:
         """The decks' order now (secret: journal checks, replays, tests)."""
         return self._decks.export_order()
@@ -235,6 +231,7 @@ class Game:
             "secret": {"seed": self.seed, "decks": self.export_initial_order()},
             "clock": self.clock.settings.to_dict() if self.clock is not None else None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            **({"table": dict(self.table)} if self.table else {}),
         }
 
     def actions(self) -> list[Action]:
@@ -307,7 +304,7 @@ class Game:
         return self._board.legal_removals()
 
     def mate_verdict(self) -> MateVerdict:
-        return self._board.mate_verdict()
+        return mate_verdict(self._board)
 
     def why_illegal(self, move: chess.Move) -> str | None:
         _check_move(move)
@@ -537,6 +534,12 @@ class Game:
         self.play(move)
         return move
 
+    def parse_san(self, text: str) -> chess.Move:
+        """A legal action written in SAN (``e3``, ``N@e4``, ``exd5``, ``a8=Q``) as it stands in
+        a record; ``ValueError`` (python-chess's) when it is not one. For what a player types,
+        :meth:`parse_move`."""
+        return self._board.parse_san(text)
+
     def parse_move(self, text: str) -> chess.Move:
         """Read SAN or UCI into a legal move now (a bare square such as ``e4`` places a
         pending card there); :class:`IllegalActionError` says why not, also once the
@@ -622,19 +625,19 @@ class Game:
             return "there is nothing to undo"
         return None
 
-    def undo(self) -> None:
+    def undo(self, *, place: int | None = None) -> None:
         """Take back the last action. A flip taken back is shuffled into the rest of its
         deck (never put back on top, so no takeback reveals a card) and forgets what
-        could be redone. Refused once the game is over, however it ended."""
-        self._undo(None)
+        could be redone. Refused once the game is over, however it ended.
 
-    def _undo(self, at: int | None) -> None:
+        ``place``: where a flip's card goes back into its deck (replaying a journal, which
+        seals it); ``None``, in play: a secure random place."""
         self._check_time()
         reason = self.why_cannot_undo()
         if reason is not None:
             raise (GameOverError if self.is_over else IllegalActionError)(reason)
         with self._transaction() as items:
-            text, place = self._undo_one(at)
+            text, place = self._undo_one(place)
             entry: dict[str, Any] = {"a": "undo"}
             if place is not None:
                 entry["secret"] = {"at": place}
@@ -658,15 +661,12 @@ class Game:
                 probe.take_bottom(color, action.card)
             places = probe.undraw_places(color)
             if at is None:
-                if self._replaying:
-                    raise RecordError("the record takes back a flip without saying where "
-                                      "its card went")
                 place = secrets.randbelow(places)
             elif isinstance(at, int) and not isinstance(at, bool) and 0 <= at < places:
                 place = at
             else:
-                raise RecordError(f"the undone flip's card cannot go to place {at!r} (there "
-                                  f"are {places})")
+                raise IllegalActionError(f"the undone flip's card cannot go to place {at!r} "
+                                         f"(there are {places})")
         board.pop()
         text = self._texts.pop()
         if action.kind == ActionKind.FLIP:
@@ -705,6 +705,17 @@ class Game:
             self._record({"a": "redo"})
             items.insert(0, events.Redone(self._texts[-1]))
         self._emit(items)
+
+    # ------------------------------------------------------------------
+    # Hints
+
+    def note_hint(self, color: chess.Color) -> None:
+        """Count a hint given to ``color`` (journaled; it changes nothing on the board and
+        is never taken back)."""
+        self._ensure_playable()
+        side = _side(color)
+        self._record({"a": "hint", "color": side})
+        self.hints_used[side] += 1
 
     # ------------------------------------------------------------------
     # Draws, resignation
@@ -787,6 +798,14 @@ class Game:
         if flagged is not None:
             self._flag(flagged)
 
+    def flag(self, color: chess.Color) -> None:
+        """``color`` lost on time (the clock here finds that itself; a journal or a PGN
+        being replayed says so); :class:`GameOverError` once the game is over."""
+        outcome = self.outcome
+        if outcome is not None:
+            raise GameOverError(f"the game is over ({outcome.describe()})")
+        self._flag(color)
+
     def _flag(self, color: chess.Color) -> None:
         with self._transaction() as items:
             self._result = Outcome(Termination.TIME_FORFEIT, not color)
@@ -831,25 +850,25 @@ class Game:
         self._emit(items)
 
     # ------------------------------------------------------------------
-    # Records
+    # Journal
 
-    def pgn(self, **headers: str) -> str:
-        """The game in PGN (see docs/pgn.md), never with the decks' order."""
-        from companion.notation import write_pgn
-
-        return write_pgn(self, headers=headers)
-
-    def export_pgn(self, **headers: str) -> str:
-        """The finished game in PGN with the decks' order (``RaindropDecks``), which
-        replays it exactly; :class:`ValueError` while the game is still on."""
-        from companion.notation import write_pgn
-
-        return write_pgn(self, headers=headers, include_decks=True)
-
-    def attach_journal(self, journal: Recorder | None) -> None:
+    def attach_journal(self, journal: JournalWriter | None) -> None:
         """Record further actions to ``journal`` (resuming: its header already exists);
         ``None`` stops recording."""
         self._journal = journal
+
+    @property
+    def journal(self) -> JournalWriter | None:
+        """Where the game records its actions (``None``: nowhere)."""
+        return self._journal
+
+    def close_journal(self) -> None:
+        """Stop recording and let go of the journal (its file and its lock), when the
+        session playing this game ends."""
+        journal, self._journal = self._journal, None
+        close = getattr(journal, "close", None)
+        if close is not None:
+            close()
 
     @contextmanager
     def replaying(self) -> Iterator[None]:
@@ -859,58 +878,6 @@ class Game:
             yield
         finally:
             self._replaying = False
-
-    def apply_record(self, entry: dict[str, Any]) -> None:
-        """Apply one journal entry (inside :meth:`replaying`); :class:`RecordError` if it
-        does not fit the game."""
-        kind = entry.get("a")
-        try:
-            if kind == "flip":
-                expected = self._decks.export_top(self._board.turn)
-                if expected != entry.get("card"):
-                    raise RecordError(f"the record flips {entry.get('card')!r} but the top "
-                                      f"card is {expected!r}")
-                self.flip()
-            elif kind == "move":
-                self.play(chess.Move.from_uci(str(entry.get("uci"))))
-            elif kind == "remove":
-                self.remove(chess.parse_square(str(entry.get("square"))))
-            elif kind == "undo":
-                secret = entry.get("secret")
-                self._undo(secret.get("at") if isinstance(secret, dict) else None)
-            elif kind == "redo":
-                self.redo()
-            elif kind == "offer":
-                self.offer_draw(_color(entry.get("color")))
-            elif kind == "accept":
-                color = _color(entry.get("color"))
-                if self._draw_offer is not None and self._draw_offer != color:
-                    self.accept_draw(color)
-                else:
-                    self.offer_draw(color)
-            elif kind == "decline":
-                self.decline_draw(_color(entry.get("color")))
-            elif kind == "claim":
-                if not self.claim_draw():
-                    raise RecordError("the record claims a draw the position does not allow")
-            elif kind == "resign":
-                self.resign(_color(entry.get("color")))
-            elif kind == "flag":
-                color = _color(entry.get("color"))
-                self._flag(color)
-            elif kind == "pause":
-                self.pause()
-            elif kind == "resume":
-                self.resume()
-            else:
-                raise RecordError(f"unknown action {kind!r}")
-        except (IllegalActionError, DeckError, ValueError) as error:
-            if isinstance(error, RecordError):
-                raise
-            raise RecordError(f"cannot apply {entry!r}: {error}") from None
-        clock_state = entry.get("clock")
-        if self.clock is not None and isinstance(clock_state, dict):
-            self.clock.restore(clock_state, running=not self.is_over)
 
     def __repr__(self) -> str:
         return f"Game({self._board.rfen()!r}, decks={self._decks!r})"

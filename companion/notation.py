@@ -18,13 +18,14 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import chess
 import chess.pgn
 
 from companion.cards import DeckError, Decks
-from companion.clock import ClockSettings, ClockSettingsError
+from companion.clock import MAX_BASE, MAX_EXTRA, ClockSettings, ClockSettingsError
+from companion.game import Game
+from companion.limits import LimitError, parse_decimal
 from companion.rules import (
     STARTING_RFEN,
     ActionKind,
@@ -37,9 +38,7 @@ from companion.rules import (
     Termination,
     parse_card_letter,
 )
-
-if TYPE_CHECKING:
-    from companion.game import Game
+from companion.table.seats import CHESS_SEATS, SeatError, TableSettings
 
 LOGGER = logging.getLogger(__name__)
 
@@ -124,6 +123,7 @@ def write_pgn(game: Game, *, headers: dict[str, str] | None = None,
         tags["SetUp"] = "1"
         tags["FEN"] = start
     tags["RaindropRules"] = rules_to_text(game.rules)
+    tags.update(table_tags(game))
     if include_decks:
         tags["RaindropDecks"] = order_to_text(game.export_played_order())
     if game.clock is not None:
@@ -139,6 +139,24 @@ def write_pgn(game: Game, *, headers: dict[str, str] | None = None,
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags.items()]
     movetext = " ".join([*_movetext_tokens(game), result])
     return "\n".join(lines) + "\n\n" + _wrap(movetext) + "\n"
+
+
+def table_tags(game: Game) -> dict[str, str]:
+    """Who sat where and the hints (a game against the companion): ``White``/``Black``
+    name a companion seat (``Companion (level 3)``), ``RaindropSeats`` (``white=person
+    black=companion:3``), ``RaindropHints`` (the limit) and ``RaindropHintsUsed``."""
+    if not game.table:
+        return {}
+    try:
+        settings = TableSettings.from_dict(game.table, CHESS_SEATS)
+    except SeatError:
+        return {}
+    tags = {seat.name.capitalize(): seat.title() for seat in settings.companions}
+    tags["RaindropSeats"] = settings.tags()["Seats"]
+    tags["RaindropHints"] = settings.hints.text()
+    tags["RaindropHintsUsed"] = " ".join(f"{side}={game.hints_used.get(side, 0)}"
+                                         for side in CHESS_SEATS)
+    return tags
 
 
 def _escape(value: str) -> str:
@@ -332,8 +350,6 @@ def read_pgn(text: str, *, number: int = 1, now: Callable[[], float] | None = No
 
     Reading never changes a file or any existing game.
     """
-    from companion.game import Game
-
     games = split_games(text)
     if isinstance(number, bool) or not isinstance(number, int):
         raise TypeError(f"the game number is an int, not {type(number).__name__}")
@@ -394,25 +410,29 @@ def read_pgn(text: str, *, number: int = 1, now: Callable[[], float] | None = No
 
 
 def _parse_time_control(text: str) -> ClockSettings:
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)(?:([+d])(\d+(?:\.\d+)?))?", text.strip())
+    match = re.fullmatch(r"([0-9.]+)(?:([+d])([0-9.]+))?", text.strip())
     if not match:
         raise ClockSettingsError(f"expected SECONDS, SECONDS+INCREMENT or SECONDSdDELAY, "
-                                 f"got {text!r}")
+                                 f"got {text[:40]!r}")
     base, kind, extra = match.groups()
-    return ClockSettings(float(base), increment=float(extra) if kind == "+" else 0.0,
-                         delay=float(extra) if kind == "d" else 0.0)
+    try:
+        seconds = parse_decimal(base, "the seconds", high=MAX_BASE)
+        added = parse_decimal(extra, "the seconds added", high=MAX_EXTRA) if extra else 0.0
+    except LimitError as error:
+        raise ClockSettingsError(str(error)) from None
+    return ClockSettings(seconds, increment=added if kind == "+" else 0.0,
+                         delay=added if kind == "d" else 0.0)
 
 
 def _where(game: Game) -> str:
-    board = game._board
-    return f"move {board.fullmove_number} ({chess.COLOR_NAMES[board.turn]})"
+    return f"move {game.fullmove_number} ({chess.COLOR_NAMES[game.turn]})"
 
 
 _NULLS = ("--", "Z0", "0000", "@@@@")
 _MOVE_TOKEN = re.compile(
     r"(?:[NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|[PNBRQKpnbrqk]?@[a-h][1-8]"
     r"|--|Z0|0000|@@@@)[+#]?[?!]{0,2}")
-_OTHER_TOKEN = re.compile(r"\d+\.*|\$\d+|\*|1-0|0-1|1/2-1/2|[?!]{1,2}|[()]")
+_OTHER_TOKEN = re.compile(r"[0-9]+\.*|\$[0-9]+|\*|1-0|0-1|1/2-1/2|[?!]{1,2}|[()]")
 _RAW_TOKEN = re.compile(r"\{[^}]*\}?|;[^\n]*|[()]|[^\s(){};]+")
 
 
@@ -431,7 +451,7 @@ def _check_movetext(text: str) -> None:
     for token in _RAW_TOKEN.findall("\n".join(body)):
         if token.startswith(("{", ";")):
             continue
-        move_part = re.sub(r"^\d+\.+", "", token)
+        move_part = re.sub(r"^[0-9]+\.+", "", token)
         if not move_part or _OTHER_TOKEN.fullmatch(token) or _MOVE_TOKEN.fullmatch(move_part):
             continue
         raise PgnError(f"the moves contain {token!r}, which is neither a move in SAN "
@@ -458,7 +478,7 @@ def _replay(record: _Record, game: Game, *, exact: bool) -> list[ReplayStep]:
                            f"{chess.COLOR_NAMES[color]}'s turn")
         try:
             if exact:
-                top = game._decks.export_top(color)
+                top = game.export_next_card()
                 if top != card:
                     raise PgnError(f"{where}: the record flips {card!r} but the recorded "
                                    f"deck order has {top!r} on top")
@@ -515,7 +535,7 @@ def _replay(record: _Record, game: Game, *, exact: bool) -> list[ReplayStep]:
         color = game.turn
         where = _where(game)
         try:
-            move = game._board.parse_san(token)
+            move = game.parse_san(token)
         except (ValueError, IllegalActionError) as error:
             raise PgnError(f"{where}: cannot play {token!r}: {error}") from None
         if move.drop and game.pending is None:
@@ -543,9 +563,12 @@ def _apply_end(headers: dict[str, str], game: Game) -> None:
     """Apply an ending the moves do not show (resignation, agreement, claim, time)."""
     result = headers.get("Result", "*")
     end = headers.get("RaindropEnd", "").strip().lower()
+    if result == "*" and end:
+        raise PgnError(f"the RaindropEnd header says the game ended ({end}), but the Result "
+                       f"header says '*' (not over)")
     if game.is_over or result == "*":
         outcome = game.outcome
-        if outcome is not None and result not in ("*", outcome.result()):
+        if outcome is not None and result != outcome.result():
             raise PgnError(f"the Result header says {result}, but the moves end in "
                            f"{outcome.result()} ({outcome.describe()})")
         return
@@ -559,7 +582,7 @@ def _apply_end(headers: dict[str, str], game: Game) -> None:
                 raise PgnError(f"the record ends in a claimed draw ({end}) that the final "
                                f"position does not allow")
         elif end == "time_forfeit" and loser is not None:
-            game._flag(loser)
+            game.flag(loser)
         elif loser is not None and end in ("resignation", ""):
             game.resign(loser)
         elif loser is None and end == "":

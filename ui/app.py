@@ -1,7 +1,7 @@
 """The Raindropchess tablet app: screens, the running game, board sources.
 
 :class:`RaindropApp` owns the screen manager and at most one
-:class:`ui.session.GameSession`. It builds games from the new-game screen,
+:class:`ui.session.RaindropSession`. It builds games from the new-game screen,
 resumes the journalled game, opens the chosen board source and exports PGN.
 """
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the game's modules load with the first game, not at start
     from companion.game import Game
     from companion.sensors.source import BoardSource
     from ui.options import NewGame
-    from ui.session import GameSession
+    from ui.session import RaindropSession
 
 LOGGER = logging.getLogger(__name__)
 
@@ -38,6 +38,9 @@ SCREENS = {
     "settings": ("ui.screens.settings", "SettingsScreen"),
     "camera": ("ui.screens.camera", "CameraScreen"),
     "games": ("ui.screens.games", "GamesScreen"),
+    "shelf": ("ui.games.shelf", "ShelfScreen"),
+    "games_setup": ("ui.games.setup", "GameSetupScreen"),
+    "games_play": ("ui.games.play", "GamesPlayScreen"),
 }
 ESCAPE = 27  # also Android's back key
 
@@ -47,7 +50,7 @@ class RaindropApp(App):  # type: ignore[misc]
     ``serial[:PORT]``, ``camera[:ARG]``)."""
 
     title = "Raindropchess Companion"
-    session: GameSession | None = ObjectProperty(None, allownone=True)
+    session: RaindropSession | None = ObjectProperty(None, allownone=True)
     board = StringProperty("sim")
     message = StringProperty("")
 
@@ -209,12 +212,7 @@ class RaindropApp(App):  # type: ignore[misc]
     def screen(self, name: str) -> Any:
         """The screen called ``name``, built on first use (the games' screens too)."""
         if not self.root.has_screen(name):
-            if name in SCREENS:
-                self.root.add_widget(self._make_screen(name))
-            else:
-                from ui.games.control import make_screen  # the games' screens, made when needed
-
-                self.root.add_widget(make_screen(name))
+            self.root.add_widget(self._make_screen(name))
         return self.root.get_screen(name)
 
     def show(self, name: str) -> None:
@@ -277,7 +275,7 @@ class RaindropApp(App):  # type: ignore[misc]
         self.start_game(settings)
 
     def start_game(self, settings: NewGame, *, game: Game | None = None,
-                   source: BoardSource | None = None) -> GameSession:
+                   source: BoardSource | None = None) -> RaindropSession:
         """Start a game (a new one from ``settings`` unless ``game`` is given), on the
         board ``settings.board`` names (or on ``source``, an opened board source)."""
         from companion.game import Game
@@ -290,7 +288,7 @@ class RaindropApp(App):  # type: ignore[misc]
                         journal=journal)
         return self._show_session(game, settings.board, source)
 
-    def resume_game(self) -> GameSession | None:
+    def resume_game(self) -> RaindropSession | None:
         """Resume the journalled game, if there is one (of any game)."""
         from ui import resume
 
@@ -300,6 +298,7 @@ class RaindropApp(App):  # type: ignore[misc]
 
             resume_path(self, info.path)
             return None
+        self.end_session()  # the running game is saved; it may be the one resumed
         try:
             game, warnings = resume.resume_latest()
         except ValueError as error:
@@ -308,7 +307,7 @@ class RaindropApp(App):  # type: ignore[misc]
         self.message = " ".join(warnings)
         return self._show_session(game, self.board)
 
-    def open_saved(self, path: Path, running: bool) -> GameSession | None:
+    def open_saved(self, path: Path, running: bool) -> RaindropSession | None:
         """Resume a saved game that is still running (asking first if another runs),
         or review a finished one (its journal is left as it is)."""
         if running and self.session is not None and not self.session.over:
@@ -317,9 +316,11 @@ class RaindropApp(App):  # type: ignore[misc]
             return None
         return self.open_saved_now(path, running)
 
-    def open_saved_now(self, path: Path, running: bool) -> GameSession | None:
+    def open_saved_now(self, path: Path, running: bool) -> RaindropSession | None:
         from ui import resume
 
+        if running and self._playing(path):
+            self.end_session()  # the game resumed is the one running: let go of it first
         try:
             if running:
                 game, warnings = resume.resume_path(path)
@@ -336,10 +337,10 @@ class RaindropApp(App):  # type: ignore[misc]
         return session
 
     def _show_session(self, game: Game, board: str,
-                      source: BoardSource | None = None) -> GameSession:
+                      source: BoardSource | None = None) -> RaindropSession:
         from companion.sensors.source import BoardSourceError, open_board_source
         from ui.sensing import SensingLink, SensingUnavailableError
-        from ui.session import GameSession
+        from ui.session import RaindropSession
 
         link = None
         if source is not None:
@@ -353,11 +354,11 @@ class RaindropApp(App):  # type: ignore[misc]
                 LOGGER.warning("board %s unavailable: %s", board, error)
                 self.message = f"Board {board!r} not available: {error}"
         try:
-            session = GameSession(game, link=link, names=self.names(), sounds=self.sounds,
+            session = RaindropSession(game, link=link, names=self.names(), sounds=self.sounds,
                                   haptics=self.haptics)
         except SensingUnavailableError as error:
             self.message = str(error)
-            session = GameSession(game, names=self.names(), sounds=self.sounds,
+            session = RaindropSession(game, names=self.names(), sounds=self.sounds,
                                   haptics=self.haptics)
         session.bind(over=self._on_over)
         self.session = session
@@ -391,7 +392,7 @@ class RaindropApp(App):  # type: ignore[misc]
             LOGGER.warning("%s", error)
             self.message = f"No frames are kept: {error}"
 
-    def reconnect_board(self, board: str | None = None) -> GameSession | None:
+    def reconnect_board(self, board: str | None = None) -> RaindropSession | None:
         """Open the game's board again (``board``: another one, e.g. ``screen`` for the
         on-screen board); the game goes on where it was."""
         session = self.session
@@ -411,13 +412,21 @@ class RaindropApp(App):  # type: ignore[misc]
     def names(self) -> tuple[str, str]:
         return (self.settings.white_name or "White", self.settings.black_name or "Black")
 
+    def _playing(self, path: Path) -> bool:
+        """Whether the running game records to the journal at ``path``."""
+        journal = self.session.game.journal if self.session is not None else None
+        held = getattr(journal, "path", None)
+        return held is not None and Path(held).resolve() == path.resolve()
+
     def end_session(self) -> None:
+        """End the running game: stop its screen and board, let go of its journal."""
         if self.session is not None:
             self.session.close()
+            self.session.game.close_journal()
             self.screen("game").session = None
             self.session = None
 
-    def _on_over(self, session: GameSession, over: bool) -> None:
+    def _on_over(self, session: RaindropSession, over: bool) -> None:
         if not over:
             return
         screen = self.screen("game_over")
@@ -435,16 +444,17 @@ class RaindropApp(App):  # type: ignore[misc]
         if self.session is None:
             screen.export_text = "No game to export"
             return None
-        from companion.records import write_private
+        from companion.notation import write_pgn
+        from companion.saving import write_new
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        text = self.session.game.pgn()
+        text = write_pgn(self.session.game)
         try:
             for number in range(1, 100):
                 suffix = "" if number == 1 else f"-{number}"
                 path = paths.export_dir() / f"raindropchess-{stamp}{suffix}.pgn"
                 try:
-                    write_private(path, text, exclusive=True)   # owner only, as the journals
+                    write_new(path, text)   # owner only, as the journals; never over a file
                     break
                 except FileExistsError:
                     continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import chess
@@ -19,8 +20,8 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import ListProperty, ObjectProperty
 
-from companion.sensors.snapshot import BoardSnapshot
-from companion.sensors.source import BoardSource, SourceStatus
+from companion.sensors.source import BoardSource, PostedSource, SourceStatus
+from ui.table_words import plain
 
 LOGGER = logging.getLogger(__name__)
 
@@ -51,8 +52,6 @@ class SensedView:
 def words(text: str) -> str:
     """The sync's message in the app's words: one term for the marked squares (the
     board's lights and the screen's marks are both "highlighted"), no rule codes."""
-    from ui.table import plain
-
     return plain(text.replace("lit square", "highlighted square"))
 
 
@@ -70,36 +69,15 @@ def _session_class() -> Any:
     return PhysicalBoardSession
 
 
-class _OnUiThread:
-    """Wraps a board source so its callbacks run on the UI thread (via ``Clock``)."""
-
-    def __init__(self, source: BoardSource) -> None:
-        self.source = source
-        self.name = source.name
-
-    def start(self, on_snapshot: Any, on_status: Any) -> None:
-        def snapshot(snap: BoardSnapshot) -> None:
-            Clock.schedule_once(lambda _dt: on_snapshot(snap), -1)
-
-        def status(stat: SourceStatus) -> None:
-            Clock.schedule_once(lambda _dt: on_status(stat), -1)
-
-        self.source.start(snapshot, status)
-
-    def show(self, hint: Any) -> None:
-        self.source.show(hint)
-
-    def stop(self) -> None:
-        self.source.stop()
-
-    def keep_position(self, snapshot: Any, board_fen: str, blue: Any = ()) -> Any:
-        """Passed on to a source that keeps what it saw (the camera), else nothing."""
-        keep = getattr(self.source, "keep_position", None)
-        return None if keep is None else keep(snapshot, board_fen, blue)
+def _post_to_ui(call: Callable[[], None]) -> None:
+    Clock.schedule_once(lambda _dt: call(), -1)
 
 
-OnUiThread = _OnUiThread
-"""The same wrapper for other sources' callbacks (the games' camera, ui.games.sensing)."""
+def on_ui_thread(source: Any) -> PostedSource:
+    """``source`` with its callbacks run on the UI thread (via ``Clock``): the chess
+    sensing's board sources and the stone games' grid readers alike."""
+    return PostedSource(source, _post_to_ui)
+
 
 CAMERA_INTERVAL = 0.25  # seconds between camera preview updates in the game screen
 
@@ -131,13 +109,13 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
     # Life ---------------------------------------------------------------
 
     def start(self, session: Any) -> None:
-        """Start the source for ``session`` (a :class:`ui.session.GameSession`)."""
+        """Start the source for ``session`` (a :class:`ui.session.RaindropSession`)."""
         physical_class = _session_class()
         game = session.game
         set_position = getattr(self.source, "set_position", None)
         if set_position is not None:  # a simulated board starts as the game stands
             set_position(game.board)
-        self.physical = physical_class(game, _OnUiThread(self.source), self._on_result,
+        self.physical = physical_class(game, on_ui_thread(self.source), self._on_result,
                                        on_status=self._on_status)
         self._publish()
         self.physical.start()

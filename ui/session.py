@@ -1,4 +1,4 @@
-"""The Kivy side of a game: a :class:`GameSession` holds the game, its
+"""The Kivy side of a Raindropchess game: a :class:`RaindropSession` holds the game, its
 :class:`ui.table.Table` and, with a sensing board, a :class:`ui.sensing.SensingLink`,
 and publishes what to show as Kivy properties (``view``, ``sensed``).
 
@@ -19,15 +19,16 @@ from kivy.properties import BooleanProperty, ObjectProperty
 from ui.haptics import Haptics
 from ui.sensing import SensedView, SensingLink
 from ui.sound import SoundBoard, event_sound
-from ui.table import GameLike, Table, TableView
+from ui.table import GameLike, Table
+from ui.table_view import TableView
 
 LOGGER = logging.getLogger(__name__)
 
 CLOCK_INTERVAL = 0.2
 
 
-class GameSession(EventDispatcher):  # type: ignore[misc]
-    """One game on screen. Call everything on the UI thread."""
+class RaindropSession(EventDispatcher):  # type: ignore[misc]
+    """One Raindropchess game on screen. Call everything on the UI thread."""
 
     view: TableView = ObjectProperty(None, allownone=True)
     sensed: SensedView | None = ObjectProperty(None, allownone=True)

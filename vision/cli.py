@@ -28,7 +28,9 @@ from vision.geometry import BoardGeometry, Image, parse_corners, warp
 from vision.locate import Located, locate
 from vision.markers import write_sheet
 from vision.reader import CameraBoardReader, open_capture, parse_source
-from vision.squares import SquareReading, make_sampler, read_squares
+from vision.sampling import make_sampler
+from vision.square_reading import SquareReading
+from vision.squares import read_squares
 
 LOGGER = logging.getLogger(__name__)
 
@@ -238,9 +240,9 @@ UNSURE_LISTED = 8  # more unsure squares than this are counted, not named
 
 def unsure_names(config: VisionConfig, reading: SquareReading) -> list[str]:
     """The squares a photo read without a reference is unsure of, by name
-    (``config.photo_unsure_margin``), a8 first."""
+    (``config.photo.photo_unsure_margin``), a8 first."""
     return [chess.square_name(chess.square(index % 8, 7 - index // 8))
-            for index in reading.unsure(config.photo_unsure_margin)]
+            for index in reading.unsure(config.photo.photo_unsure_margin)]
 
 
 def run_classify(args: argparse.Namespace) -> int:
@@ -411,7 +413,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
 def run_kept(args: argparse.Namespace) -> int:
     from vision.keep_frames import FrameKeeper, KeptFramesError
-    from vision.label_real_boards import draw_labels
+    from vision.labels import draw_labels
 
     if not (args.folder / "labels.json").exists():
         raise CommandError(f"{args.folder} holds no kept frames (no labels.json)")

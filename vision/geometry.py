@@ -112,8 +112,8 @@ class BoardGeometry:
 
     def homography(self, config: VisionConfig) -> FloatArray:
         """Image -> warped board (square_px per square, margin_squares around it)."""
-        s = config.square_px
-        m = config.margin_squares * s
+        s = config.warp.square_px
+        m = config.warp.margin_squares * s
         dst = np.array([[m, m], [m + 8 * s, m], [m + 8 * s, m + 8 * s], [m, m + 8 * s]],
                        dtype=np.float32)
         src = np.array(self.corners, dtype=np.float32)
@@ -244,10 +244,10 @@ def warp(config: VisionConfig, image: Image, geometry: BoardGeometry) -> Image:
     smoothing) until it is at most twice the warp's size, so wood grain and
     sensor noise average out instead of aliasing.
     """
-    size = round((8 + 2 * config.margin_squares) * config.square_px)
+    size = round((8 + 2 * config.warp.margin_squares) * config.warp.square_px)
     pts = np.array(geometry.corners)
     extent = max(np.linalg.norm(pts[i] - pts[(i + 1) % 4]) for i in range(4))
-    while extent > 2.5 * 8 * config.square_px and min(image.shape[:2]) > 64:
+    while extent > 2.5 * 8 * config.warp.square_px and min(image.shape[:2]) > 64:
         image = np.asarray(cv2.pyrDown(image), np.uint8)
         geometry = geometry.scaled(0.5)
         extent /= 2

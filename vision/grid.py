@@ -26,7 +26,7 @@ square's colour for per-pixel votes, so a square holds a stone when a
 logistic score of its disc against the square (colour distance, outline,
 lightness spread and quartiles; with a reference, the change since the empty
 board) is positive, with weights fitted on dev scenes
-(``benchmarks/fit_grid_cells.py``); its colour is told by its darker quarter
+(``lab/fit_grid_cells.py``); its colour is told by its darker quarter
 against the light squares' lightness.
 """
 
@@ -213,7 +213,7 @@ class GridConfig:
     white_lift: float = 1.06
     # Cells: whether a square holds a stone is a logistic score of its disc
     # against the board there (see :func:`cell_features`): weights (bias first)
-    # fitted by ``python -m benchmarks.fit_grid_cells`` on dev scenes (seeds 0-599,
+    # fitted by ``python -m lab.fit_grid_cells`` on dev scenes (seeds 0-599,
     # 38,400 squares), without and with an empty-board reference. On those
     # seeds the former hand-set rules (per-pixel votes and an outline check)
     # read 181 squares' stone-or-empty wrong (157 with a reference), mostly

@@ -56,8 +56,8 @@ class GridFrame:
 
 def small_grid_grey(config: VisionConfig, image: Image, geometry: GridGeometry) -> Grey:
     """The grid and a one-eighth margin, grey, at 8 x 8 cells of CELL_PX pixels (+ margin)."""
-    cells = round(8 + 2 * config.margin_squares)
-    m = config.margin_squares * CELL_PX
+    cells = round(8 + 2 * config.warp.margin_squares)
+    m = config.warp.margin_squares * CELL_PX
     side = 8 * CELL_PX
     dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
@@ -104,14 +104,14 @@ class GridPipeline:
         self._still = 0 if disturbance.moving else self._still + 1
         if disturbance.moving:
             self._last_motion = timestamp
-        elif disturbance.hand and timestamp - self._last_motion >= vision.hand_still_seconds:
+        elif disturbance.hand and timestamp - self._last_motion >= vision.motion.hand_still_seconds:
             disturbance = dataclasses.replace(disturbance, hand=False)
-        if self._still >= vision.settle_frames and not disturbance.hand:
+        if self._still >= vision.settle.settle_frames and not disturbance.hand:
             self._settled = grey
         if not disturbance.still:
             return GridFrame(timestamp, None, disturbance)
         warped = warp_grid(self.config, frame, self.geometry)
-        if self.empty_start and self._still >= vision.settle_frames:
+        if self.empty_start and self._still >= vision.settle.settle_frames:
             LOGGER.info("taking the first still view as the empty board")
             self.reference = prepare_grid_reference(self.sampler, warped)
             self.empty_start = False
@@ -138,8 +138,8 @@ class GridSettler:
             self._grid, self._count, self._since = grid, 1, frame.timestamp
             return None
         self._count += 1
-        if (self._count >= self.config.settle_frames
-                and frame.timestamp - self._since >= self.config.settle_seconds
+        if (self._count >= self.config.settle.settle_frames
+                and frame.timestamp - self._since >= self.config.settle.settle_seconds
                 and grid != self.last_sent):
             self.last_sent = grid
             return grid

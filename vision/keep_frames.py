@@ -4,7 +4,7 @@ While a game is played under the camera, every position the game confirms (the b
 shows the game's position: nothing pending, or an action just committed) is the truth
 for the frame the camera read it from. :class:`FrameKeeper` writes that frame and its
 labels into a folder, in the format of ``tests/vision/data/real_boards/labels.json``
-(:mod:`vision.real_boards`): the board's corners in image order, the quarter turns that
+(:mod:`lab.real_boards`): the board's corners in image order, the quarter turns that
 put rank 8 at the top, the position as a FEN board. So a table's own board and set,
 seen from its own camera, become labelled photos without anyone typing a position
 (``raindrop play --board camera --keep-frames DIR``; the app's ``--keep-frames DIR``;

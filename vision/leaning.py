@@ -74,8 +74,8 @@ def _probes(config: VisionConfig, camera: tuple[float, float, float]) -> FloatAr
     """(64, p, 2): each square's probe points, in squares: its footprint (a
     grid of pixels within foot_radius of its centre) and the column a short
     piece (foot_probe_height squares) standing there would show."""
-    s = config.square_px
-    r = config.foot_radius * s
+    s = config.warp.square_px
+    r = config.lean.foot_radius * s
     rr = int(np.ceil(r))
     ys, xs = np.mgrid[-rr:rr + 1, -rr:rr + 1]
     keep = xs * xs + ys * ys <= r * r
@@ -84,8 +84,8 @@ def _probes(config: VisionConfig, camera: tuple[float, float, float]) -> FloatAr
     for row in range(8):
         for col in range(8):
             centre = (col + 0.5, row + 0.5)
-            circles, radii = silhouette(camera, centre, config.foot_probe_height,
-                                        config.foot_probe_radius)
+            circles, radii = silhouette(camera, centre, config.lean.foot_probe_height,
+                                        config.lean.foot_probe_radius)
             column = (circles[1::2, None, :] + radii[1::2, None, None] * _PATTERN[None, :, :])
             out.append(np.concatenate([np.array(centre, np.float32) + disc,
                                        column.reshape(-1, 2)]))
@@ -95,8 +95,8 @@ def _probes(config: VisionConfig, camera: tuple[float, float, float]) -> FloatAr
 def lean_table(config: VisionConfig, camera: tuple[float, float, float],
                crop: int) -> LeanTable:
     """The probes and silhouettes of one board pose (pixels of the cut
-    board: 2 of border, then ``config.square_px`` a square)."""
-    s = config.square_px
+    board: 2 of border, then ``config.warp.square_px`` a square)."""
+    s = config.warp.square_px
     points = _probes(config, camera)
     inside = np.asarray(((points >= 0.0) & (points <= 8.0)).all(axis=2))
     px = np.clip(np.round(points[..., 0] * s + 2).astype(np.intp), 0, crop - 1)
@@ -110,13 +110,13 @@ def lean_table(config: VisionConfig, camera: tuple[float, float, float],
     ground = np.array(camera[:2])
     column = np.arange(len(flat))
     cam_h = camera[2]
-    for z in np.linspace(0.0, min(config.top_height_squares, 0.9 * cam_h), HEIGHT_STEPS):
+    for z in np.linspace(0.0, min(config.lean.top_height_squares, 0.9 * cam_h), HEIGHT_STEPS):
         k = cam_h / (cam_h - z)
         back = (flat - ground) / k + ground
         cell = np.floor(back).astype(np.intp)
         on_board = ((cell >= 0) & (cell < 8)).all(axis=1)
         near = on_board & (np.square(back - cell - 0.5).sum(axis=1)
-                           <= config.top_radius_squares ** 2)
+                           <= config.lean.top_radius_squares ** 2)
         hidden[cell[near, 1] * 8 + cell[near, 0], column[near]] = True
     hidden = hidden.reshape(64, 64, points.shape[1])
     centres = np.array([(col + 0.5, row + 0.5) for row in range(8) for col in range(8)])
@@ -163,7 +163,7 @@ def settle_by_base(config: VisionConfig, table: LeanTable, occupied: BoolArray,
             continue
         visible = ~table.hidden[front, b].any(axis=0) & table.inside[b]
         count = int(visible.sum())
-        if count < config.foot_min_visible * size or unlike is None:
+        if count < config.lean.foot_min_visible * size or unlike is None:
             if logit[b] >= hidden_logit:
                 continue
             if colours is not None:
@@ -174,10 +174,10 @@ def settle_by_base(config: VisionConfig, table: LeanTable, occupied: BoolArray,
             LOGGER.debug("square %d: hidden behind a nearer piece (logit %.2f)", b, logit[b])
             out[b] = False
             continue
-        if count >= config.foot_max_visible * size:
+        if count >= config.lean.foot_max_visible * size:
             continue
         seen = float(unlike[b][visible].mean())
-        if seen < config.foot_piece_fraction:
+        if seen < config.lean.foot_piece_fraction:
             LOGGER.debug("square %d: only a nearer piece's top (%.2f of its base)", b, seen)
             out[b] = False
     return np.asarray(out)

@@ -52,7 +52,7 @@ def _chessboard_attempts(config: VisionConfig, grey: Image):  # type: ignore[no-
     """Corner searches from the most to the least precise, each yielding (corners|None, scale)."""
     h, w = grey.shape
     for factor in (1.0, 0.5):
-        scale = min(1.0, config.chessboard_max_side / max(h, w)) * factor
+        scale = min(1.0, config.locate.chessboard_max_side / max(h, w)) * factor
         small = cv2.resize(grey, (round(w * scale), round(h * scale)),
                            interpolation=cv2.INTER_AREA) if scale < 1 else grey
         found, corners = cv2.findChessboardCornersSB(small, (7, 7),
@@ -65,7 +65,7 @@ def _chessboard_attempts(config: VisionConfig, grey: Image):  # type: ignore[no-
                 criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
                 corners = cv2.cornerSubPix(small, corners, (5, 5), (-1, -1), criteria)
             yield (corners if found else None), scale
-    scale = min(1.0, config.chessboard_max_side / max(h, w))
+    scale = min(1.0, config.locate.chessboard_max_side / max(h, w))
     small = cv2.resize(grey, (round(w * scale), round(h * scale)),
                        interpolation=cv2.INTER_AREA) if scale < 1 else grey
     found, corners = cv2.findChessboardCornersSB(
@@ -111,13 +111,13 @@ def find_markers(config: VisionConfig, image: Image) -> Located:
     """
     grey = _grey(image)
     seen = marker_quads(config, grey)
-    missing = [i for i in config.marker_ids if i not in seen]
+    missing = [i for i in config.locate.marker_ids if i not in seen]
     if missing:
         raise BoardNotFound(
             f"corner markers {missing} not seen (found {sorted(seen) or 'none'}); "
             "all four must be visible and uncovered"
         )
-    quads = [seen[i] for i in config.marker_ids]
+    quads = [seen[i] for i in config.locate.marker_ids]
     centre = np.mean([q.mean(axis=0) for q in quads], axis=0)
     board = []
     for quad in quads:
@@ -149,8 +149,8 @@ def grid_alignment(config: VisionConfig, warped: Image) -> float:
     most; a bumped camera moves the lines and the ratio falls towards 1.
     """
     grey = _grey(warped).astype(np.float32)
-    s = config.square_px
-    m = round(config.margin_squares * s)
+    s = config.warp.square_px
+    m = round(config.warp.margin_squares * s)
     board = grey[m:m + 8 * s, m:m + 8 * s]
     dx = np.abs(np.diff(board, axis=1))
     dy = np.abs(np.diff(board, axis=0))
@@ -163,13 +163,14 @@ def grid_alignment(config: VisionConfig, warped: Image) -> float:
 
 def marker_quads(config: VisionConfig, image: Image) -> dict[int, np.ndarray]:
     """The board's corner markers in view: id -> its four corners (4, 2) in pixels."""
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, config.aruco_dictionary))
+    dictionary = cv2.aruco.getPredefinedDictionary(
+        getattr(cv2.aruco, config.locate.aruco_dictionary))
     detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
     found, ids, _ = detector.detectMarkers(_grey(image))
     seen: dict[int, np.ndarray] = {}
     if ids is not None:
         for quad, marker_id in zip(found, ids.ravel(), strict=True):
-            if int(marker_id) in config.marker_ids:
+            if int(marker_id) in config.locate.marker_ids:
                 seen.setdefault(int(marker_id), quad.reshape(4, 2).astype(np.float64))
     return seen
 

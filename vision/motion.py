@@ -19,7 +19,7 @@ import numpy.typing as npt
 from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse, PieceColor
 from vision.config import VisionConfig
 from vision.geometry import Image, square_at
-from vision.squares import COLOR_NAMES, EMPTY, SquareReading
+from vision.square_reading import COLOR_NAMES, EMPTY, SquareReading
 
 LOGGER = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Disturbance:
 
 def small_grey(config: VisionConfig, warped: Image) -> Grey:
     """Stage: the warp (board and margin) in grey at CELL_PX pixels a square, smoothed."""
-    cells = round(8 + 2 * config.margin_squares)
+    cells = round(8 + 2 * config.warp.margin_squares)
     grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY) if warped.ndim == 3 else warped
     small = cv2.resize(grey, (cells * CELL_PX, cells * CELL_PX), interpolation=cv2.INTER_AREA)
     return np.asarray(small, np.float32)
@@ -65,22 +65,22 @@ def detect_disturbance(config: VisionConfig, now: Grey, previous: Grey | None,
     """Stage: motion against ``previous`` and a hand against ``settled`` (either may be None)."""
     motion = 0.0
     if previous is not None:
-        motion = float(_changed_cells(config, now, previous, config.motion_threshold).max())
+        motion = float(_changed_cells(config, now, previous, config.motion.motion_threshold).max())
     reach = 0
     if settled is not None:
-        cells = _changed_cells(config, now, settled, config.hand_threshold)
-        mask = (cells > config.hand_cell_fraction).astype(np.uint8)
+        cells = _changed_cells(config, now, settled, config.motion.hand_threshold)
+        mask = (cells > config.motion.hand_cell_fraction).astype(np.uint8)
         count, labels = cv2.connectedComponents(mask, connectivity=8)
         margin = np.ones_like(mask, bool)
-        m = round(config.margin_squares)
+        m = round(config.warp.margin_squares)
         margin[m:-m, m:-m] = False
         for label in range(1, count):
             component = labels == label
             size = int(component.sum())
-            if (component & margin).any() or size >= config.hand_inner_cells:
+            if (component & margin).any() or size >= config.motion.hand_inner_cells:
                 reach = max(reach, size)
-    return Disturbance(moving=motion > config.motion_fraction,
-                       hand=reach >= config.hand_cells, motion=motion, reach=reach)
+    return Disturbance(moving=motion > config.motion.motion_fraction,
+                       hand=reach >= config.motion.hand_cells, motion=motion, reach=reach)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,7 +143,7 @@ class Settler:
     @property
     def settled(self) -> bool:
         """Whether the current run is long enough to count as a settled board."""
-        return self._count >= self._config.settle_frames
+        return self._count >= self._config.settle.settle_frames
 
     def reset(self) -> None:
         self._end_run()
@@ -158,7 +158,7 @@ class Settler:
         """Whether a frame's labels ``cells`` differ from the run's only on squares
         whose log-odds lie within ``unsure_log_odds`` of 0 in it and in the run's last
         frame; those squares then join the run's flickering squares."""
-        band = self._config.unsure_log_odds
+        band = self._config.settle.unsure_log_odds
         if self._cells is None or band <= 0 or not odds or not self._odds:
             return False
         now = self._marked(cells, "?")
@@ -181,7 +181,7 @@ class Settler:
     def _end_run(self) -> None:
         """A run of agreeing frames that did not settle: a glimpse, if long enough
         (its flickering squares, never called, left out)."""
-        if self._cells is None or self._count < self._config.glimpse_frames:
+        if self._cells is None or self._count < self._config.settle.glimpse_frames:
             return
         flickered = sum(chess.BB_SQUARES[square_at(i // 8, i % 8)] for i in self._flicker)
         occupied = self._occupied & ~flickered
@@ -207,12 +207,12 @@ class Settler:
             return None
         self._cells, self._odds = self._marked(cells, "?"), reading.occupancy
         self._count += 1
-        if (self._count < self._config.settle_frames
-                or frame.timestamp - self._since < self._config.settle_seconds):
+        if (self._count < self._config.settle.settle_frames
+                or frame.timestamp - self._since < self._config.settle.settle_seconds):
             return None
         settled = self._settled_reading(reading)
         snapshot = snapshot_of(settled, frame.timestamp, self._source,
-                               self._config.unsure_log_odds)
+                               self._config.settle.unsure_log_odds)
         unsure = int(snapshot.unsure)
         newly_unsure = self._disturbed and unsure & ~self._last_unsure
         self._disturbed = False

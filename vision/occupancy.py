@@ -1,12 +1,12 @@
 """The occupancy score of a square: small networks over its features.
 
-Both read the features of :func:`vision.squares.square_features` and are
-fitted on synthetic scenes by ``python -m vision.fit``; both ship beside this
-module.
+Both read the features of :func:`vision.features.square_features` and are
+fitted on synthetic scenes by ``python -m lab.fit_occupancy``; both ship in
+``vision/models`` (:mod:`vision.models`).
 
 - Against the empty-board reference (``occupancy_reference.json``): one tanh
   layer over the disc features and those only a reference gives
-  (:func:`vision.squares.reference_features`: colour moved, grain hidden,
+  (:func:`vision.features.reference_features`: colour moved, grain hidden,
   a round outline, change no shadow explains), plus the base-ring features
   on top with weights never below 0. The ring (a piece's contact shadow and outline) may
   only add evidence for a piece: real sets often have narrower bases and
@@ -24,11 +24,12 @@ import dataclasses
 import functools
 import json
 import logging
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from vision import models
 
 LOGGER = logging.getLogger(__name__)
 
@@ -109,7 +110,10 @@ class OccupancyNet:
 @functools.cache
 def load_model(name: str) -> OccupancyNet:
     """A shipped model by file name (loaded once)."""
-    text = resources.files("vision").joinpath(name).read_text(encoding="utf-8")
+    try:
+        text = models.read_text(name)
+    except models.ModelFileError as error:
+        raise OccupancyModelError(str(error)) from error
     return OccupancyNet.from_json(json.loads(text))
 
 

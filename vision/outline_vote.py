@@ -16,7 +16,7 @@ piece (``outline_no_piece`` when that colour has none) is a piece, but only
 where the outline divides all squares of that colour cleanly (none lies
 between the two levels) and nothing else explains it: no piece on a
 neighbouring square leans over it (its top), no shadow and no lit board
-between shadows shows on it (:func:`vision.squares.unexplained`; hard
+between shadows shows on it (:func:`vision.features.unexplained`; hard
 shadows have curved edges too).
 
 Real photographs taken from above divide cleanly (in the 13 sample photos no
@@ -45,12 +45,12 @@ def outline_vote(config: VisionConfig, logit: FloatArray, occupied: BoolArray,
     """Stage: ``occupied`` (64,) with its unsure squares settled by ``outline``.
 
     ``logit`` is the occupancy network's (64,), ``outline`` the round-outline
-    evidence of :func:`vision.squares.board_outline`, ``light`` which squares
+    evidence of :func:`vision.features.board_outline`, ``light`` which squares
     are light, ``covers`` the lean table (``SquareSampler.covers``) and
     ``unexplained`` the squares whose change neither a shadow nor lit board
     explains (only those may become pieces).
     """
-    empty_logit, piece_logit = config.outline_sure_logits
+    empty_logit, piece_logit = config.outline.outline_sure_logits
     unsure = (logit > empty_logit) & (logit < piece_logit)
     out = occupied.copy()
     if not unsure.any():
@@ -61,10 +61,11 @@ def outline_vote(config: VisionConfig, logit: FloatArray, occupied: BoolArray,
         sure_piece = colour & (logit >= piece_logit) & occupied
         if not sure_empty.any():
             continue
-        empty_level = config.outline_empty_factor * max(float(outline[sure_empty].max()),
-                                                         config.outline_floor)
-        piece_level = config.outline_piece_factor * (
-            float(outline[sure_piece].min()) if sure_piece.any() else config.outline_no_piece)
+        settings = config.outline
+        empty_level = settings.outline_empty_factor * max(float(outline[sure_empty].max()),
+                                                          settings.outline_floor)
+        piece_level = settings.outline_piece_factor * (
+            float(outline[sure_piece].min()) if sure_piece.any() else settings.outline_no_piece)
         if empty_level >= piece_level:
             continue
         clean = not (colour & (outline > empty_level) & (outline < piece_level)).any()

@@ -18,7 +18,7 @@ A split is the cut of the sorted scores with the largest between-group
 separation (Otsu's criterion: the distance between the groups' means over
 their pooled spread), less a small penalty per unit the threshold moves
 from 0, so a photo's tail is not cut off as a group of its own. It is used
-only where that separation is at least ``config.split_separation``.
+only where that separation is at least ``config.photo.split_separation``.
 
 The network scores a piece's colour against its square's, so on an unfamiliar
 wooden set a brown piece on a dark square can score "white". Where the colour
@@ -34,9 +34,9 @@ guard. On a set it has never seen, the network misses pieces it should see:
 their log-odds of a piece fall a little below 0 (mostly -5 to 0) while the
 photo's empty squares stay far below (-8 and less), so the photo's 64
 log-odds still split, lower than 0. The threshold moves there only where the
-network is already sure of several pieces (``config.split_occupancy_sure_count``
-beyond ``config.split_occupancy_sure``) and never below
-``config.split_occupancy_lowest``: without that guard, the grain and veins of
+network is already sure of several pieces (``config.photo.split_occupancy_sure_count``
+beyond ``config.photo.split_occupancy_sure``) and never below
+``config.photo.split_occupancy_lowest``: without that guard, the grain and veins of
 an empty board never trained on (the marble board left out of training) split
 off as pieces (76 squares wrong, 145 split); its photos have at most four sure
 false pieces, so with it they stay at 76.
@@ -110,14 +110,14 @@ def best_separation(values: npt.ArrayLike, min_each: int = 2) -> float:
 
 def occupancy_threshold(config: VisionConfig, piece_odds: npt.ArrayLike) -> float:
     """The piece log-odds above which one photo's squares hold a piece: 0, or
-    lower where the network is sure of ``config.split_occupancy_sure_count``
+    lower where the network is sure of ``config.photo.split_occupancy_sure_count``
     pieces and the photo's 64 log-odds split clearly between
-    ``config.split_occupancy_lowest`` and 0 (module docstring)."""
+    ``config.photo.split_occupancy_lowest`` and 0 (module docstring)."""
     odds = np.asarray(piece_odds, np.float64)
-    if (odds > config.split_occupancy_sure).sum() < config.split_occupancy_sure_count:
+    if (odds > config.photo.split_occupancy_sure).sum() < config.photo.split_occupancy_sure_count:
         return 0.0
-    threshold = split_threshold(odds, separation=config.split_separation, penalty=0.0,
-                                lowest=config.split_occupancy_lowest, highest=0.0)
+    threshold = split_threshold(odds, separation=config.photo.split_separation, penalty=0.0,
+                                lowest=config.photo.split_occupancy_lowest, highest=0.0)
     if threshold:
         LOGGER.debug("photo split: occupancy at %.2f", threshold)
     return threshold
@@ -138,7 +138,7 @@ def _split_with_lightness(config: VisionConfig, labels: IntArray, armies: IntArr
     both = light / (np.std(light) + 1e-6) + scores
     if best_separation(both, LIGHTNESS_MIN_EACH) < best_separation(scores, LIGHTNESS_MIN_EACH):
         return
-    cut = split_threshold(both, separation=config.split_separation, penalty=0.0,
+    cut = split_threshold(both, separation=config.photo.split_separation, penalty=0.0,
                           lowest=-np.inf, highest=np.inf, min_each=LIGHTNESS_MIN_EACH)
     if cut:
         labels[armies[known]] = np.where(both > cut, 1, 2)
@@ -146,23 +146,23 @@ def _split_with_lightness(config: VisionConfig, labels: IntArray, armies: IntArr
 
 
 def _sure_of_both_armies(config: VisionConfig, whiteness: FloatArray) -> bool:
-    """The colour split's guard: the network is sure of ``config.split_sure_count``
-    pieces of each army (white-against-black scores beyond +-``config.split_colour_sure``)."""
-    sure = config.split_colour_sure
+    """The colour split's guard: the network is sure of ``config.photo.split_sure_count``
+    pieces of each army (white-against-black scores beyond +-``config.photo.split_colour_sure``)."""
+    sure = config.photo.split_colour_sure
     return bool(min((whiteness > sure).sum(), (whiteness < -sure).sum())
-                >= config.split_sure_count)
+                >= config.photo.split_sure_count)
 
 
 def colours_unsure(config: VisionConfig, logits: FloatArray, labels: npt.ArrayLike) -> bool:
     """Whether a photo's colours are unsure: it reads at least
-    ``config.colours_unsure_pieces`` white or black pieces (``labels``, class
+    ``config.photo.colours_unsure_pieces`` white or black pieces (``labels``, class
     indices) and the network is sure of too few of one army for the photo's colour
     split to act, so each piece's colour is the network's alone. On a set or in a
     light it has not seen, that is where whole armies are read in the other colour
     (a washed-out photo's boxwood pieces all read black)."""
     labels = np.asarray(labels)
     armies = np.flatnonzero((labels == 1) | (labels == 2))
-    if len(armies) < config.colours_unsure_pieces:
+    if len(armies) < config.photo.colours_unsure_pieces:
         return False
     logits = np.asarray(logits, np.float32)
     return not _sure_of_both_armies(config, logits[armies, 1] - logits[armies, 2])
@@ -174,25 +174,25 @@ def split_labels(config: VisionConfig, logits: FloatArray,
     white, black, blue): a square holds a piece where its log-odds of one are
     above 0, and a white or black piece's colour is decided by the photo's
     own split (module docstring); blue pieces keep their class. With
-    ``config.split_occupancy`` a square holds a piece above the photo's own
+    ``config.photo.split_occupancy`` a square holds a piece above the photo's own
     occupancy threshold instead (:func:`occupancy_threshold`). ``lightness``
     (64,; NaN where unknown), each piece's own lightness, joins the colour
-    split with ``config.split_lightness`` (module docstring). Also each
+    split with ``config.photo.split_lightness`` (module docstring). Also each
     square's log-odds of a piece less that threshold: above 0 exactly where a
     piece is read."""
     logits = np.asarray(logits, np.float32)
     piece_odds = piece_log_odds(logits)
     piece = logits[:, 1:].argmax(axis=1) + 1
-    threshold = occupancy_threshold(config, piece_odds) if config.split_occupancy else 0.0
+    threshold = occupancy_threshold(config, piece_odds) if config.photo.split_occupancy else 0.0
     labels = np.where(piece_odds > threshold, piece, 0)
     armies = np.flatnonzero((labels == 1) | (labels == 2))
     whiteness = logits[armies, 1] - logits[armies, 2]
     if _sure_of_both_armies(config, whiteness):
-        colour = split_threshold(whiteness, separation=config.split_separation,
-                                 penalty=config.split_penalty, lowest=-np.inf,
-                                 highest=np.inf, min_each=config.split_colour_min_each)
+        colour = split_threshold(whiteness, separation=config.photo.split_separation,
+                                 penalty=config.photo.split_penalty, lowest=-np.inf,
+                                 highest=np.inf, min_each=config.photo.split_colour_min_each)
         labels[armies] = np.where(whiteness > colour, 1, 2)
         LOGGER.debug("photo split: colour at %.2f", colour)
-        if lightness is not None and config.split_lightness:
+        if lightness is not None and config.photo.split_lightness:
             _split_with_lightness(config, labels, armies, whiteness, lightness[armies])
     return np.asarray(labels, np.intp), np.asarray(piece_odds - threshold, np.float32)

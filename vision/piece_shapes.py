@@ -1,5 +1,5 @@
 """The pieces' shapes, shared by the two scene renderers (:mod:`vision.synthetic` and
-:mod:`vision.render_blender`): each piece type's profile, a solid of revolution.
+:mod:`lab.render_blender`): each piece type's profile, a solid of revolution.
 
 No OpenCV here: the Blender renderer runs in an environment of its own (Blender's
 ``bpy`` wants numpy 1.x, this project's OpenCV numpy 2).

@@ -23,24 +23,15 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.config import VisionConfig
+from vision.features import Reference, prepare_reference
 from vision.geometry import BoardGeometry, Image, warp
 from vision.leaning import hold_hidden
+from vision.light import apply_light, light_between, light_colour, tint_table
 from vision.locate import grid_alignment
 from vision.motion import FrameReading, Grey, detect_disturbance, small_grey
-from vision.squares import (
-    EMPTY,
-    FloatArray,
-    Reference,
-    SquareReading,
-    SquareSampler,
-    apply_light,
-    light_between,
-    light_colour,
-    make_sampler,
-    prepare_reference,
-    read_squares,
-    tint_table,
-)
+from vision.sampling import SquareSampler, make_sampler
+from vision.square_reading import EMPTY, FloatArray, SquareReading
+from vision.squares import read_squares
 
 LOGGER = logging.getLogger(__name__)
 
@@ -84,7 +75,7 @@ def view_shift(before: Image, now: Image) -> float:
 
 
 def tinted(warped: Image, table: Image | None) -> Image:
-    """``warped`` through a colour table of :func:`vision.squares.tint_table` (None:
+    """``warped`` through a colour table of :func:`vision.light.tint_table` (None:
     as it is)."""
     return warped if table is None else np.asarray(cv2.LUT(warped, table), np.uint8)
 
@@ -129,7 +120,7 @@ class BoardPipeline:
         self.rest: Rest | None = rest
         self._disturbed = True  # something moved or reached in since then
         # How the light changed since the reference was taken (log gains per
-        # square, see vision.squares.light_between), and the gain on a warp
+        # square, see vision.light.light_between), and the gain on a warp
         # that undoes it; None while the light is as it was.
         self.light: FloatArray | None = None
         self._colour: Image | None = None
@@ -151,18 +142,18 @@ class BoardPipeline:
         self._still = 0 if disturbance.moving else self._still + 1
         if disturbance.moving:
             self._last_motion = timestamp
-        elif disturbance.hand and timestamp - self._last_motion >= config.hand_still_seconds:
+        elif disturbance.hand and timestamp - self._last_motion >= config.motion.hand_still_seconds:
             # Nothing has moved for a while: no hand is that still. The change is
             # the board itself (a move, or the light), so it may settle.
             disturbance = dataclasses.replace(disturbance, hand=False)
         self._last_grey, self._last_warp = grey, warped
-        aligned = alignment >= config.check_min_ratio
+        aligned = alignment >= config.locate.check_min_ratio
         self._disturbed |= not disturbance.still
         came_to_rest = False
-        if self._still >= config.settle_frames and not disturbance.hand and aligned:
+        if self._still >= config.settle.settle_frames and not disturbance.hand and aligned:
             self._settled = grey  # hands are judged against the last still view
             came_to_rest, self._disturbed = self._disturbed, False
-        if (self.empty_start and self._still >= config.settle_frames and disturbance.still
+        if (self.empty_start and self._still >= config.settle.settle_frames and disturbance.still
                 and aligned):
             LOGGER.info("taking the first still view as the empty board")
             self.reference = prepare_reference(config, self.sampler, warped)
@@ -192,12 +183,13 @@ class BoardPipeline:
         evidence is unclear, as they were when the board last came to rest
         (vision.leaning.hold_hidden; a game's frames, the fused reader)."""
         config, rest = self.config, self.rest
-        if (self.reference is None or config.reference_reader != "fused"
-                or config.hidden_hold_margin <= 0 or rest is None):
+        if (self.reference is None or config.nets.reference_reader != "fused"
+                or config.lean.hidden_hold_margin <= 0 or rest is None):
             return reading
         labels = "".join(reading.grid)
         held = hold_hidden(self.sampler.lean, labels, np.asarray(reading.occupancy),
-                           rest.labels, config.hidden_hold_share, config.hidden_hold_margin)
+                           rest.labels, config.lean.hidden_hold_share,
+                           config.lean.hidden_hold_margin)
         if held == labels:
             return reading
         LOGGER.debug("hidden squares held as at rest: %s", [
@@ -231,7 +223,7 @@ class BoardPipeline:
         The reference is the empty board under the light of its time. When the
         light has changed since the board last rested (a lamp, a cloud), the
         change is measured on the two views of the board at rest, on the
-        squares bare in both (see vision.squares.light_between). Its colour
+        squares bare in both (see vision.light.light_between). Its colour
         (the same on the whole board) is taken off every frame, so the
         pieces keep their colours (a white piece under a blue lamp is not read
         blue); the rest (brightness, its spread, shadows) is put on the
@@ -244,7 +236,7 @@ class BoardPipeline:
         before, self.rest = self.rest, Rest(warped, occupied, labels)
         if before is None or self.reference is None:
             return False
-        if view_shift(before.warp, warped) > self.config.rest_shift_px:
+        if view_shift(before.warp, warped) > self.config.locate.rest_shift_px:
             # Not the light: the camera moved. Keep the last view at rest for
             # the geometry the reader will find (see CameraBoardReader._use).
             LOGGER.info("the board's view shifted at rest: the camera was nudged")
@@ -256,7 +248,7 @@ class BoardPipeline:
         # board is read again under that trial light, and the change measured
         # again without what that reading shows occupied.
         change = light_between(self.sampler, before.warp, warped, before.occupied,
-                               self.config.relight_odd)
+                               self.config.light.relight_odd)
         if change is None:
             return False
         so_far = np.zeros_like(change) if self.light is None else self.light

@@ -294,7 +294,7 @@ class CameraBoardReader:
         # against the last settled frame: only motion postpones the check.
         if not result.disturbance.moving and not result.aligned:
             self._misaligned += 1
-            if self._misaligned >= self.config.check_failures_to_relocate:
+            if self._misaligned >= self.config.locate.check_failures_to_relocate:
                 on_status(SourceStatus(self.name, True, "the board moved; looking for it again"))
                 self._relocate(frame, on_status)
                 settler.reset()
@@ -402,11 +402,3 @@ def open_board(argument: str) -> CameraBoardReader:
     except VisionError as error:
         raise BoardSourceError(f"camera: {error}") from error
     return CameraBoardReader(source, calibration=calibration)
-
-
-def open_grid_board(argument: str, spec_text: str, layout: Any, *,
-                    empty_start: bool = True) -> Any:
-    """The camera board for a stone game (see :func:`vision.grid_reader.open_grid_board`)."""
-    from vision.grid_reader import open_grid_board as open_grid
-
-    return open_grid(argument, spec_text, layout, empty_start=empty_start)

@@ -8,13 +8,13 @@ the warp's Lab values with precomputed maps (one ``cv2.remap`` a frame), less
 the empty colour of the square's own colour at that place (the board's light
 and dark square models, so uneven light cancels), and scaled. The network
 (``occupancy.onnx`` for a game's frames, ``occupancy_photo.onnx`` and
-``occupancy_photo_seed1.onnx`` for photos: ``VisionConfig.game_nets`` and
-``photo_nets``, trained by ``python -m vision.train_occupancy``; two small
-convolutions and a dense layer, see :mod:`vision.tile_conv`) maps a tile to
+``occupancy_photo_seed1.onnx`` for photos: ``VisionConfig.nets.game_nets`` and
+``photo_nets``, trained by ``python -m lab.train_occupancy``; two small
+convolutions and a dense layer, see :mod:`lab.tile_conv`) maps a tile to
 four logits: empty, white, black, blue. Photos are read by a third beside those
 two, ``occupancy_photo_imagenet.onnx``: EfficientNet-Lite0's first blocks, pretrained on
-ImageNet, under a classifier fitted on their features (:mod:`vision.pretrained`,
-``python -m vision.train_pretrained``). It takes rows of the same tiles sampled four
+ImageNet, under a classifier fitted on their features (:mod:`lab.pretrained`,
+``python -m lab.train_pretrained``). It takes rows of the same tiles sampled four
 times as finely (48 pixels a square, 120 by 72: :func:`tile_maps`' ``scale``); a
 network's scale is read from its file's input (:func:`input_width`), and the reader
 gives each network the rows it asks for.
@@ -30,13 +30,13 @@ import functools
 import logging
 import math
 import os
-from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision import models
 from vision.config import VisionConfig
 from vision.geometry import BoardGeometry
 
@@ -83,9 +83,9 @@ def row_scale(width: int) -> int:
 
 def tile_maps(config: VisionConfig, geometry: BoardGeometry, scale: int = 1) -> TileMaps:
     """The tiles' sampling maps for one board pose (cut-board pixels: 2 of
-    border, then ``config.square_px`` a square), ``scale`` times as fine as the
+    border, then ``config.warp.square_px`` a square), ``scale`` times as fine as the
     square networks' tiles (:func:`tile_shape`)."""
-    s = config.square_px
+    s = config.warp.square_px
     cam_x, cam_y, _ = geometry.camera_position()
     high, wide = tile_shape(scale)
     across = (np.arange(wide, dtype=np.float64) - (wide - 1) / 2) / (TILE_PX * scale)
@@ -282,14 +282,12 @@ class SquareNet:
 def load_net(name: str = NET_FILE) -> SquareNet:
     """A network, loaded once: a shipped one by its file name (``occupancy.onnx``),
     or any ONNX file by its path (a name with a directory in it: a fit kept by
-    ``python -m vision.train_occupancy --leave-out BOARD --keep PATH``, to read
+    ``python -m lab.train_occupancy --leave-out BOARD --keep PATH``, to read
     with the whole reader). Cached by name: a file written again under the same
     path is not read again in the same process."""
     try:
-        if os.sep in name or "/" in name:
-            data = Path(name).read_bytes()
-        else:
-            data = resources.files("vision").joinpath(name).read_bytes()
-    except OSError as error:
+        path = os.sep in name or "/" in name
+        data = Path(name).read_bytes() if path else models.read_bytes(name)
+    except (OSError, models.ModelFileError) as error:
         raise SquareNetError(f"no square network {name!r}") from error
     return SquareNet(data)

@@ -5,15 +5,16 @@ camera, with white, black and blue pieces drawn as lit solids of revolution
 that cast shadows, an optional hand and arm, corner markers, uneven light,
 noise, blur and JPEG artefacts. Every picture comes with its truth: the
 board's corners (a8, h8, h1, a1) and the colour on every square. The same
-:class:`Scene` rendered twice differs only in sensor noise, which is how the
-video sequences are made.
+:class:`Scene` rendered twice differs only in sensor noise. The app's demo camera
+(``ui.camera_feed.DemoCapture``) shows such a scene; the lab draws its training and
+benchmark scenes (``lab.scenes``) and videos of whole games (``lab.videos``) with it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import chess
 import cv2
@@ -132,7 +133,7 @@ class Scene:
         return dataclasses.replace(self, pieces=dict(pieces), hand=hand)
 
 
-def _look_at(position: Vec, target: Vec, up: Vec) -> tuple[tuple[float, ...], ...]:
+def look_at(position: Vec, target: Vec, up: Vec) -> tuple[tuple[float, ...], ...]:
     forward = target - position
     forward /= np.linalg.norm(forward)
     right = np.cross(forward, up)
@@ -169,7 +170,7 @@ def random_camera(rng: np.random.Generator, square_mm: float,
         if abs(np.dot(up, (target - position) / np.linalg.norm(target - position))) > 0.9:
             continue
         focal = rng.uniform(*focal_widths) * w
-        camera = Camera(tuple(position), _look_at(position, target, up), focal, size)
+        camera = Camera(tuple(position), look_at(position, target, up), focal, size)
         m = half + margin_squares * square_mm
         outer = np.array([[-m, -m, 0], [m, -m, 0], [m, m, 0], [-m, m, 0]], dtype=np.float64)
         pts = camera.project(outer)
@@ -271,46 +272,7 @@ def random_scene(rng: np.random.Generator, *, fraction: float | None = None,
     return dataclasses.replace(scene, piece_colors=colours)
 
 
-TALL_KINDS = (chess.QUEEN, chess.KING, chess.BISHOP)
-
-
-def leaning_scene(rng: np.random.Generator) -> Scene:
-    """A scene that tests leaning tops: a camera 45 to 60 degrees above the
-    horizon (30 to 45 from straight down), a sparse board (10 to 30% of the
-    squares) of tall pieces (bishops, queens, kings), so most stand in front
-    of empty squares that their tops cover in the picture."""
-    return random_scene(rng, fraction=float(rng.uniform(0.1, 0.3)), min_tilt_deg=30.0,
-                        max_tilt_deg=45.0, kinds=TALL_KINDS)
-
-
-def close_scene(rng: np.random.Generator) -> Scene:
-    """A phone held over the table: a 4:3 picture through a wide lens (focal
-    length 0.6 to 0.9 of the width) from 8 to 12 squares away (the ordinary
-    scenes' cameras stand 11 to 20 away), 25 to 45 degrees from straight down,
-    15 to 60% of the squares holding pieces of every kind, so the pieces lean
-    far and stand in front of one another."""
-    return random_scene(rng, fraction=float(rng.uniform(0.15, 0.6)), size=(960, 720),
-                        min_tilt_deg=25.0, max_tilt_deg=45.0, distance_squares=(8.0, 12.0),
-                        focal_widths=(0.6, 0.9))
-
-
 PRINT_KINDS = ("emblem", "letters", "ring")
-
-
-def printed_scene(rng: np.random.Generator) -> Scene:
-    """A varied scene (:func:`varied_scene`) whose board carries one to four marks
-    printed inside squares, as roll-up mats and printed boards do (US Chess prints
-    a chequered shield on one corner square of its mats): a chequered emblem, the
-    square's name in small letters, or a ring, in the other squares' colour or a dark
-    ink (:data:`PRINT_KINDS`). Each mark is on a square drawn at random, under a piece
-    or not; the grid is that of the pieces alone."""
-    scene = varied_scene(rng)
-    count = int(rng.integers(1, 5))
-    squares = rng.choice(64, size=count, replace=False)
-    kinds = rng.integers(0, len(PRINT_KINDS), size=count)
-    return dataclasses.replace(scene, prints={int(square): PRINT_KINDS[int(kind)]
-                                              for square, kind in zip(squares, kinds,
-                                                                      strict=True)})
 
 
 def _draw_print(tex: Image, kind: str, square: chess.Square, corner: tuple[int, int],
@@ -342,116 +304,32 @@ def _draw_print(tex: Image, kind: str, square: chess.Square, corner: tuple[int, 
         raise ValueError(f"no printed mark of kind {kind!r} (one of {PRINT_KINDS})")
 
 
-def offset_draw(rng: np.random.Generator, spread: float) -> tuple[float, float]:
-    """Where a piece set down by hand stands off its square's centre, in squares:
-    N(0, ``spread``) along each axis, clipped to 2.5 spreads."""
-    limit = 2.5 * spread
-    dx, dy = np.clip(rng.normal(0.0, spread, 2), -limit, limit)
-    return float(dx), float(dy)
-
-
-def off_centre(scene: Scene, rng: np.random.Generator, spread: float) -> Scene:
-    """``scene`` with each piece set off its square's centre (:func:`offset_draw`, as
-    players set pieces down); the draws come from ``rng`` alone, so the scene's other
-    properties stay as they were. With ``spread`` 0 the scene is returned as it is."""
-    if spread <= 0:
-        return scene
-    offsets = {square: offset_draw(rng, spread) for square in sorted(scene.pieces)}
-    return dataclasses.replace(scene, offsets=offsets)
-
-
-def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float) -> BGR:
-    b, g, r = (int(v) for v in np.clip(np.array(colour) * rng.uniform(1 - spread, 1 + spread, 3),
-                                       0, 255))
-    return b, g, r
-
-
-def game_like_pieces(rng: np.random.Generator) -> dict[chess.Square, tuple[str, int]]:
-    """Pieces as a game leaves them: the starting position with some pieces taken
-    off and some moved a few squares forwards (rows of pieces standing one
-    behind another, as real photos show)."""
-    pieces: dict[chess.Square, tuple[str, int]] = {}
-    keep = rng.uniform(0.4, 1.0)
-    board = chess.Board()
-    for square, piece in board.piece_map().items():
-        if rng.random() > keep:
-            continue
-        colour = "white" if piece.color else "black"
-        rank = chess.square_rank(square)
-        if rng.random() < 0.3:
-            step = int(rng.integers(1, 4))
-            rank = min(rank + step, 7) if piece.color else max(rank - step, 0)
-        target = chess.square(chess.square_file(square), rank)
-        if target not in pieces:
-            pieces[target] = (colour, piece.piece_type)
-    return pieces
-
-
-def varied_scene(rng: np.random.Generator) -> Scene:
-    """A training scene of a board and set unlike the named schemes: half the
-    time a wooden board (maple and walnut squares, their tones and grain drawn
-    at random) else a named scheme with its colours moved; pieces of wood (45%
-    drawn from the squares' own colours: boxwood on maple, brown on walnut; 30%
-    boxwood and a brown stain or ebony) or plastic; a warm lamp, daylight or a
-    colour cast; half the time a camera 25 to 50 degrees from straight down
-    (then 40% of the boards set out as in a game, :func:`game_like_pieces`);
-    more blur, noise and JPEG
-    loss than :func:`random_scene`. Drawn from ``rng`` alone (a stream of its
-    own: no benchmark set draws these)."""
-    if rng.random() < 0.5:  # a phone or tripod 25 to 50 degrees from straight down
-        scene = random_scene(rng, min_tilt_deg=25.0, max_tilt_deg=50.0)
-        if rng.random() < 0.4:
-            scene = scene.with_pieces(game_like_pieces(rng))
-    else:
-        scene = random_scene(rng)
-    base_light, base_dark, base_frame = SCHEMES[scene.scheme]
-    if rng.random() < 0.5:  # a wooden board
-        light_sq = _jitter(rng, (rng.uniform(110, 175), rng.uniform(160, 210),
-                                 rng.uniform(190, 240)), 0.06)
-        dark_sq = _jitter(rng, (rng.uniform(25, 80), rng.uniform(45, 110),
-                                rng.uniform(70, 150)), 0.1)
-        frame = _jitter(rng, (rng.uniform(20, 90), rng.uniform(40, 120), rng.uniform(60, 160)),
-                        0.1)
-        grain = float(rng.uniform(4, 22))
-    else:
-        light_sq = _jitter(rng, base_light, 0.1)
-        dark_sq = _jitter(rng, base_dark, 0.15)
-        frame = _jitter(rng, base_frame, 0.2)
-        grain = float(rng.uniform(0, 12)) if rng.random() < 0.5 else 0.0
-    colours = dict(scene.piece_colors)
-    style = rng.random()
-    if style < 0.45:  # wooden pieces of the squares' own colours
-        colours["white"] = _jitter(rng, tuple(v * rng.uniform(0.85, 1.1) for v in light_sq), 0.06)
-        colours["black"] = _jitter(rng, tuple(v * rng.uniform(0.45, 1.0) for v in dark_sq), 0.08)
-    elif style < 0.75:  # wooden pieces: boxwood and a brown stain or ebony
-        colours["white"] = _jitter(rng, (rng.uniform(90, 170), rng.uniform(150, 205),
-                                         rng.uniform(185, 240)), 0.05)
-        colours["black"] = _jitter(rng, (rng.uniform(15, 60), rng.uniform(25, 85),
-                                         rng.uniform(35, 120)), 0.1)
-    # else plastic pieces as random_scene drew them
-    lamp = rng.random()
-    if lamp < 0.35:  # a warm lamp
-        tint = (rng.uniform(0.7, 0.9), rng.uniform(0.9, 1.0), rng.uniform(1.05, 1.2))
-    elif lamp < 0.6:  # daylight, a little blue
-        tint = (rng.uniform(1.0, 1.12), rng.uniform(0.97, 1.03), rng.uniform(0.88, 1.0))
-    else:
-        cast = rng.uniform(0.85, 1.15, 3)
-        tint = (float(cast[0]), float(cast[1]), float(cast[2]))
-    return dataclasses.replace(
-        scene, colours=(light_sq, dark_sq, frame), grain=grain, piece_colors=colours,
-        tint=tint,
-        gradient=(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(0.6, 1.25)),
-        noise=float(rng.uniform(1.0, 8.0)), blur=float(rng.uniform(0.0, 2.0)),
-        jpeg_quality=int(rng.integers(30, 95)), shadow_strength=float(rng.uniform(0.2, 0.65)))
-
-
 # Rendering ------------------------------------------------------------------
 
 _TEX = 1.5  # texture pixels per millimetre
 
 
-def _board_texture(scene: Scene) -> tuple[Image, float]:
-    """The table, board and markers seen from straight above; returns (texture, half width mm)."""
+_TEXTURES: dict[tuple[object, ...], tuple[Image, float]] = {}
+_TEXTURES_KEPT = 8  # the textures of the last few boards: a video renders one many times
+
+
+def board_texture(scene: Scene) -> tuple[Image, float]:
+    """The table, board and markers seen from straight above; returns (texture, half width
+    mm). The same board (its size, colours, table, prints and markers) gives the same
+    texture, kept (read-only) for the next pictures of it."""
+    key = (scene.square_mm, scene.scheme, scene.colours, scene.table, scene.markers,
+           scene.grain, tuple(sorted(scene.prints.items())))
+    kept = _TEXTURES.get(key)
+    if kept is None:
+        kept = _draw_board_texture(scene)
+        kept[0].flags.writeable = False
+        if len(_TEXTURES) >= _TEXTURES_KEPT:
+            del _TEXTURES[next(iter(_TEXTURES))]
+        _TEXTURES[key] = kept
+    return kept
+
+
+def _draw_board_texture(scene: Scene) -> tuple[Image, float]:
     s = scene.square_mm
     half_mm = 4 * s + 2.2 * s
     size = int(2 * half_mm * _TEX)
@@ -531,7 +409,7 @@ def _project_rings(cam: Camera, rings: Vec) -> Vec:
     return cam.project(rings.reshape(-1, 3)).reshape(n, m, 2)
 
 
-def _square_centre(scene: Scene, square: chess.Square) -> tuple[float, float]:
+def square_centre(scene: Scene, square: chess.Square) -> tuple[float, float]:
     """Where a piece on ``square`` stands (its square's centre, unless the scene sets
     it off it), in board millimetres."""
     s = scene.square_mm
@@ -549,7 +427,7 @@ def _piece_slices(scene: Scene, kind: int) -> tuple[Vec, Vec]:
     return heights, radii
 
 
-def _hand_polygons(scene: Scene, hand: Hand) -> list[tuple[Vec, BGR]]:
+def hand_polygons(scene: Scene, hand: Hand) -> list[tuple[Vec, BGR]]:
     s = scene.square_mm
     d = np.array([math.cos(hand.direction), math.sin(hand.direction)])
     n = np.array([-d[1], d[0]])
@@ -587,7 +465,7 @@ def render(scene: Scene, seed: int = 0) -> Image:
     rng = np.random.default_rng(seed)
     cam = scene.camera
     w, h = cam.size
-    tex, half_mm = _board_texture(scene)
+    tex, half_mm = board_texture(scene)
     # Texture pixel -> world mm -> image.
     corners_tex = np.array([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]],
                             [0, tex.shape[0]]], dtype=np.float32)
@@ -602,14 +480,14 @@ def render(scene: Scene, seed: int = 0) -> Image:
     # Shadows on the board.
     shadow = np.zeros((h, w), np.float32)
     for square, (_, kind) in scene.pieces.items():
-        cx, cy = _square_centre(scene, square)
+        cx, cy = square_centre(scene, square)
         zs, rs = _piece_slices(scene, kind)
         rings = _rings(cx, cy, zs[::2], rs[::2])
         ground = rings - (rings[..., 2:3] / light[2]) * light
         ground[..., 2] = 0
         for ring in np.round(_project_rings(cam, ground) * 16).astype(np.int32):
             cv2.fillConvexPoly(shadow, ring, 1.0, cv2.LINE_AA, 4)
-    hand_polys = _hand_polygons(scene, scene.hand) if scene.hand else []
+    hand_polys = hand_polygons(scene, scene.hand) if scene.hand else []
     hand_shadow = np.zeros((h, w), np.float32)
     for pts, _ in hand_polys:
         ground = pts - (pts[:, 2:3] / light[2]) * light[None, :]
@@ -624,10 +502,10 @@ def render(scene: Scene, seed: int = 0) -> Image:
     # Pieces, far from the camera first.
     camera_pos = np.array(cam.position) * _FLIP
     order = sorted(scene.pieces.items(), key=lambda item: -np.linalg.norm(
-        np.array([*_square_centre(scene, item[0]), 0.0]) - camera_pos))
+        np.array([*square_centre(scene, item[0]), 0.0]) - camera_pos))
     for square, (colour_name, kind) in order:
         base = np.array(scene.piece_colors[colour_name], dtype=np.float32)
-        cx, cy = _square_centre(scene, square)
+        cx, cy = square_centre(scene, square)
         zs, rs = _piece_slices(scene, kind)
         keep = rs > 0.3
         slope = np.maximum(rs - np.append(rs[1:], 0.0), 0) / 1.5  # >0 where it faces up
@@ -670,88 +548,3 @@ def render(scene: Scene, seed: int = 0) -> Image:
     result = np.clip(out, 0, 255).astype(np.uint8)
     _ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     return np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), dtype=np.uint8)
-
-
-@dataclasses.dataclass(frozen=True)
-class VideoFrame:
-    """One frame of a synthetic video and its truth."""
-
-    image: Image
-    grid: tuple[str, ...]  # what stands on the board in this frame
-    hand: bool  # a hand or arm is over the board
-
-
-def hand_path(scene: Scene, target: chess.Square, frames: int,
-              rng: np.random.Generator) -> list[Hand]:
-    """A hand coming in from outside the board to above ``target`` and back out."""
-    cx, cy = _square_centre(scene, target)
-    s = scene.square_mm
-    angle = rng.uniform(0, 2 * math.pi)
-    start = np.array([cx, cy]) + 9 * s * np.array([math.cos(angle), math.sin(angle)])
-    direction = math.atan2(cy - start[1], cx - start[0])
-    base = random_hand(rng, s)
-    hands = []
-    half = max(frames // 2, 1)
-    for i in range(frames):
-        t = i / half if i < half else (frames - 1 - i) / max(frames - 1 - half, 1)
-        t = min(max(t, 0.0), 1.0)
-        # Fingers reach the square: the palm stops a little short of it.
-        x = start[0] + (cx - start[0]) * t - math.cos(direction) * 1.2 * s * t
-        y = start[1] + (cy - start[1]) * t - math.sin(direction) * 1.2 * s * t
-        hands.append(dataclasses.replace(base, x=x, y=y, direction=direction,
-                                         height=1.6 * s + (1 - t) * 2 * s))
-    return hands
-
-
-def hand_over_board(scene: Scene, hand: Hand) -> bool:
-    """Whether any part of the hand or arm is seen over the board (or within half a
-    square of its edge) in the picture."""
-    w, h = scene.camera.size
-    half = 4.5 * scene.square_mm
-    board = np.zeros((h, w), np.uint8)
-    quad = scene.camera.project(np.array([[-half, -half, 0], [half, -half, 0], [half, half, 0],
-                                          [-half, half, 0]], np.float64))
-    cv2.fillConvexPoly(board, np.round(quad).astype(np.int32), 1)
-    arm = np.zeros_like(board)
-    for pts, _ in _hand_polygons(scene, hand):
-        cv2.fillPoly(arm, [np.round(scene.camera.project(pts)).astype(np.int32)], 1)
-    return bool((board & arm).any())
-
-
-def video(scene: Scene, moves: list[dict[chess.Square, tuple[str, int]]], *,
-          still_frames: int = 8, hand_frames: int = 10, seed: int = 0,
-          offsets: Sequence[Mapping[chess.Square, tuple[float, float]]] | None = None
-          ) -> list[VideoFrame]:
-    """Frames of a game: still board, then for each position in ``moves`` a hand
-    reaches in, the board changes to that position while the hand is over it,
-    the hand leaves, and the board stays still again. ``offsets``, one for each
-    position, sets its pieces off their squares' centres (Scene.offsets)."""
-    rng = np.random.default_rng(seed)
-    frames: list[VideoFrame] = []
-    current = scene
-    counter = seed * 10_000
-
-    def shoot(s: Scene, hand: bool) -> None:
-        nonlocal counter
-        counter += 1
-        over = hand and s.hand is not None and hand_over_board(s, s.hand)
-        frames.append(VideoFrame(render(s, counter), tuple(s.grid()), over))
-
-    for _ in range(still_frames):
-        shoot(current, False)
-    for index, position in enumerate(moves):
-        changed = set(position) ^ set(current.pieces) | {
-            sq for sq in position if current.pieces.get(sq) != position[sq]}
-        target = min(changed) if changed else chess.E4
-        hands = hand_path(current, target, hand_frames, rng)
-        after = current.with_pieces(position)
-        if offsets is not None:
-            after = dataclasses.replace(after, offsets=dict(offsets[index]))
-        for i, hand in enumerate(hands):
-            if i == len(hands) // 2:
-                current = after
-            shoot(dataclasses.replace(current, hand=hand), True)
-        current = dataclasses.replace(after, hand=None)
-        for _ in range(still_frames):
-            shoot(current, False)
-    return frames

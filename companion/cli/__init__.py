@@ -25,6 +25,7 @@ CORE_COMMANDS = (
     "companion.cli.play",
     "companion.cli.resume",
     "companion.cli.replay",
+    "companion.cli.review",
     "companion.cli.games",
     "companion.cli.best",
 )

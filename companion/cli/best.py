@@ -23,18 +23,20 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, BinaryIO, TextIO
 
+from companion import limits
 from companion.cli import CommandError
 from companion.engine.contract import MAX_PLAYOUTS, MAX_SECONDS, Analysis, Budget, EngineError
 from companion.engine.levels import DEFAULT_LEVEL, LEVELS, Level, LevelError, level
 from companion.engine.registry import RAINDROPCHESS, engine_for, game_of
 from companion.engine.words import chance_words
+from companion.limits import bounded_lines
 
 LOGGER = logging.getLogger(__name__)
 
-MAX_LINE = 65_536
+MAX_LINE = limits.MAX_LINE
 """The longest position line ``--jsonl`` reads; a longer one is answered with an error."""
 
 
@@ -166,29 +168,10 @@ def estimate_words(analysis: Analysis) -> str:
     return chance_words(analysis.chosen.value, mover, other, proof=analysis.chosen.proof)
 
 
-def _lines(stream: BinaryIO) -> Iterator[tuple[str, str | None]]:
-    """``(line, error)`` for each line of ``stream``, each read at most :data:`MAX_LINE` long."""
-    while True:
-        raw = stream.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while True:  # skip the rest of the over-long line
-                rest = stream.readline(MAX_LINE)
-                if not rest or rest.endswith(b"\n"):
-                    break
-            yield raw[:60].decode("utf-8", "replace"), f"line longer than {MAX_LINE} bytes"
-            continue
-        try:
-            yield raw.decode("utf-8").strip(), None
-        except UnicodeDecodeError:
-            yield raw[:60].decode("utf-8", "replace").strip(), "not UTF-8 text"
-
-
 def run_jsonl(stream: BinaryIO, out: TextIO, chosen_level: Level, budget: Budget, seed: int,
               options: Mapping[str, str]) -> int:
     """Answer every line of ``stream`` on ``out``; one bad line never ends the stream."""
-    for line, problem in _lines(stream):
+    for line, problem in bounded_lines(stream, MAX_LINE):
         if problem is None and not line:
             continue
         record: dict[str, Any]

@@ -8,16 +8,42 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import chess
 
 from companion.cli import CommandError
+from companion.limits import LimitError, parse_count, parse_decimal
 from companion.sensors import BoardSnapshot, LedHint, SourceStatus, protocol
 from companion.sensors.firmware_sim import FirmwareSimError, SimOptions, SimulatedBoard
 from companion.sensors.serial_board import ReaderConfig, SerialBoardError, SerialBoardReader
 
 LOGGER = logging.getLogger(__name__)
+
+
+def _whole(high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from 0 to ``high`` (ASCII digits)."""
+
+    def parse(text: str) -> int:
+        try:
+            return parse_count(text.strip(), "the value", high=high)
+        except LimitError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+def _seconds(high: float) -> Callable[[str], float]:
+    """An argparse type: seconds from 0 to ``high`` (``12`` or ``2.5``; never negative,
+    infinite or NaN)."""
+
+    def parse(text: str) -> float:
+        try:
+            return parse_decimal(text, "the seconds", high=high)
+        except LimitError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,11 +58,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     monitor.add_argument("--simulate", action="store_true",
                          help="run the real firmware on a simulated board (MicroPython unix "
                               "port) and play a demo game on it")
-    monitor.add_argument("--settle", type=int, default=250, metavar="MS",
+    monitor.add_argument("--settle", type=_whole(10_000), default=250, metavar="MS",
                          help="how long the board must hold still before a snapshot (250)")
-    monitor.add_argument("--count", type=int, default=0, metavar="N",
+    monitor.add_argument("--count", type=_whole(10**9), default=0, metavar="N",
                          help="stop after N snapshots (default: run until Ctrl-C)")
-    monitor.add_argument("--seconds", type=float, default=0.0,
+    monitor.add_argument("--seconds", type=_seconds(10**6), default=0.0,
                          help="stop after this many seconds")
     monitor.set_defaults(func=run_monitor)
 
@@ -49,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_port(selftest)
     selftest.add_argument("--ranks", default="1-8",
                           help="ranks to test: 1-8, 1,2 or 3 (default 1-8)")
-    selftest.add_argument("--sweep", type=float, default=0.0, metavar="SECONDS",
+    selftest.add_argument("--sweep", type=_seconds(600), default=0.0, metavar="SECONDS",
                           help="also wait this long for a magnet sweep (dead switches)")
     selftest.set_defaults(func=run_selftest)
 
@@ -117,8 +143,9 @@ def parse_ranks(text: str) -> int:
     for word in filter(None, (w.strip() for w in text.split(","))):
         low, _, high = word.partition("-")
         try:
-            first, last = int(low), int(high or low)
-        except ValueError:
+            first = parse_count(low.strip(), "the rank", digits=2)
+            last = parse_count((high or low).strip(), "the rank", digits=2)
+        except LimitError:
             raise CommandError(f"--ranks: {word!r} is not a rank or a range like 1-8") from None
         if not 1 <= first <= last <= 8:
             raise CommandError(f"--ranks: {word!r} is outside 1-8")

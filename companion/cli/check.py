@@ -6,7 +6,7 @@ import argparse
 import json
 
 from companion.cli import CommandError
-from companion.rules import HouseRules, HouseRulesError, RaindropBoard, RfenError
+from companion.rules import HouseRules, HouseRulesError, RaindropBoard, RfenError, mate_verdict
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         board = RaindropBoard(args.rfen, rules=rules)
     except RfenError as error:
         raise CommandError(str(error)) from None
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     outcome = board.outcome()
     if args.json:
         data = verdict.to_dict()

@@ -2,8 +2,8 @@
 
     raindrop games list                       the game names, one per line
     raindrop games start GAME [KEY=VALUE...]  the canonical start position
-    raindrop games next --jsonl               positions on stdin -> one JSON object a line
-    raindrop games turns POSITION             the legal turn texts, one per line
+    raindrop games next --jsonl [--limit N]   positions on stdin -> one JSON object a line
+    raindrop games turns POSITION [--limit N] the legal turn texts, one per line
     raindrop games play POSITION TURN...      the position after the turns
     raindrop games steps POSITION [STEP...]   the legal next steps after some steps
 
@@ -14,6 +14,7 @@ special-cased here.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import sys
@@ -21,9 +22,16 @@ from typing import Any, TextIO
 
 from companion import games
 from companion.cli import CommandError
-from companion.games import GameRules, IllegalTurn, OptionError, PositionError, Step
+from companion.games import GameRules, IllegalTurn, OptionError, PositionError, Step, TooManyTurns
 from companion.games.base import Position
 from companion.games.record import parse_options
+from companion.limits import (
+    LISTING_LIMIT,
+    MAX_LISTING_LIMIT,
+    LimitError,
+    bounded_lines,
+    parse_count,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -59,10 +67,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "for a line that is not a valid position. Blank lines are skipped.")
     successors.add_argument("--jsonl", action="store_true", required=True,
                             help="JSON lines in and out (the only format)")
+    successors.add_argument("--limit", type=_limit, default=LISTING_LIMIT, metavar="N",
+                            help=f"answer a position with more than N successors with an "
+                                 f"error instead (default {LISTING_LIMIT})")
     successors.set_defaults(func=run_next)
 
-    turns = commands.add_parser("turns", help="the legal turn texts, one per line")
+    turns = commands.add_parser(
+        "turns", help="the legal turn texts, one per line",
+        description="The legal turns, one per line, each the least text reaching its "
+                    "position, in turn-text order; listed as they are found. Past the "
+                    "limit the listing stops with an error (exit status 2).")
     turns.add_argument("position", nargs="+", help="the position text (quoted)")
+    turns.add_argument("--limit", type=_limit, default=LISTING_LIMIT, metavar="N",
+                       help=f"list at most N turns (default {LISTING_LIMIT})")
     turns.set_defaults(func=run_turns)
 
     play = commands.add_parser("play", help="the position after the turns")
@@ -75,6 +92,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     steps.add_argument("position", help="the position text (quoted)")
     steps.add_argument("steps", nargs="*", metavar="STEP", help="the steps taken so far")
     steps.set_defaults(func=run_steps)
+
+
+def _limit(text: str) -> int:
+    try:
+        return parse_count(text.strip(), "the limit", low=1, high=MAX_LISTING_LIMIT)
+    except LimitError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def parse_position(text: str) -> tuple[GameRules[Any], Position]:
@@ -126,37 +150,46 @@ def run_options(args: argparse.Namespace) -> int:
     return 0
 
 
-def next_record(line: str) -> dict[str, Any]:
-    """One ``next --jsonl`` answer for one input line."""
+def next_record(line: str, limit: int = LISTING_LIMIT) -> dict[str, Any]:
+    """One ``next --jsonl`` answer for one input line (an error past ``limit``)."""
     try:
         rules = games.game_of(line)
         position = rules.parse(line)
-    except PositionError as error:
+        successors = sorted(p.text() for p in rules.successors(position, limit=limit))
+    except (PositionError, TooManyTurns) as error:
         return {"position": line, "error": str(error)}
-    successors = sorted(p.text() for p in rules.successors(position))
     return {"position": position.text(), "outcome": outcome_text(rules, position),
             "next": successors}
 
 
 def run_next(args: argparse.Namespace) -> int:
     out = sys.stdout
-    for raw in sys.stdin:
-        line = raw.strip()
-        if not line:
+    stdin = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none: in memory
+    stream = stdin if stdin is not None else io.BytesIO(sys.stdin.read().encode("utf-8"))
+    for line, problem in bounded_lines(stream):
+        if problem is None and not line:
             continue
-        try:
-            record = next_record(line)
-        except Exception as error:  # one bad line never stops the stream (logged)
-            LOGGER.exception("next: %r", line)
-            record = {"position": line, "error": f"internal error: {error}"}
+        if problem is not None:
+            record: dict[str, Any] = {"position": line, "error": problem}
+        else:
+            try:
+                record = next_record(line, args.limit)
+            except Exception as error:  # one bad line never stops the stream (logged)
+                LOGGER.exception("next: %r", line[:200])
+                record = {"position": line, "error": f"internal error: {error}"}
         out.write(json.dumps(record, separators=(",", ":")) + "\n")
-    out.flush()
+        out.flush()
     return 0
 
 
 def run_turns(args: argparse.Namespace) -> int:
+    """The turns as they are found, stopping with an error past the limit."""
     rules, position = parse_position(" ".join(args.position))
-    for turn in rules.turns(position):
+    for listed, turn in enumerate(rules.turns(position)):
+        if listed == args.limit:
+            sys.stdout.flush()
+            raise CommandError(f"more than {args.limit} legal turns: the first {args.limit} "
+                               f"were listed (--limit N lists more)")
         print(turn)
     return 0
 

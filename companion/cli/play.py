@@ -8,12 +8,12 @@ serves ``raindrop resume``.
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
-import os
+import functools
 import queue
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,13 +22,21 @@ import chess
 
 from companion import events
 from companion.cli import CommandError
+from companion.cli.companion_terminal import (
+    TerminalCompanion,
+    add_companion_options,
+    companion_seed,
+    table_settings,
+)
 from companion.cli.keep_options import add_keep_options, keep_option
 from companion.cli.render import render_board, square_names, status_lines
+from companion.cli.terminal_time import FakeClock, make_now
 from companion.clock import ClockSettings, ClockSettingsError
 from companion.game import Game
-from companion.journal import Journal, JournalError, games_dir, new_game
+from companion.journal import Journal, JournalError, games_dir
+from companion.limits import count_arg, parse_count, parse_decimal, typed_lines
 from companion.notation import write_pgn
-from companion.records import write_private
+from companion.resume import new_game
 from companion.rules import (
     EXPLANATIONS,
     HouseRules,
@@ -38,8 +46,29 @@ from companion.rules import (
     parse_card_letter,
 )
 from companion.rules.house import FAILED_RESCUE_CHOICES, JOKER_EFFECT_CHOICES, TOUCH_MOVE_CHOICES
+from companion.saving import write_new, write_replacing
+from companion.sensors.source import (
+    BoardSourceError,
+    PostedSource,
+    available_sources,
+    open_board_source,
+)
+from companion.sync import PhysicalBoardSession
+from companion.table import words as sentences
+from companion.table.chess_table import SEATS, ChessTable
+from companion.table.hints import HINT_TURNS
+from companion.table.review import timeline_of_game
+from companion.table.seats import TableSettings
 
-ENV_FAKE_CLOCK = "RAINDROP_FAKE_CLOCK"
+COMPANION_SAYS = (events.CardFlipped, events.PiecePlaced, events.MovePlayed, events.Promoted,
+                  events.PieceRemoved, events.Check, events.RescueFailed)
+"""The game's events of a turn the companion plays: it says the turn in its own words."""
+COMPANION_TURN_COMMANDS = ("flip", "f", "remove", "choose", "takeback", "make")
+"""Commands that act for the side to move: refused while the companion is to move."""
+COMMANDS = ("help", "?", "h", "quit", "exit", "q", "undo", "redo", "hint", "verdict",
+            "verify", "moves", "draw", "resign", "pause", "continue", "resume", "board",
+            "show", "save", "export", "review", "_wait")
+"""Commands that are not a turn (any other word is read as a move)."""
 
 HELP = """\
 Commands (one per line):
@@ -49,8 +78,11 @@ Commands (one per line):
                        flipped, just its square (e4) places it
   remove SQUARE        remove an opposing piece (a remove-piece joker)
   undo                 take back one action; a flip taken back goes back into the
-                       deck, shuffled (never once the game is over)
-  redo                 play again a move taken back
+                       deck, shuffled (never once the game is over); against the
+                       companion: your last turn and its reply together
+  redo                 play again a move taken back (not against the companion)
+  hint [N]             the engine's best N turns (default 3) and your chances,
+                       within the game's hint limit (--hints)
   verdict, verify      is it checkmate? the leaflet's four conditions explained
   moves                list the legal moves
   draw                 claim a draw if you can, else accept an offer, else offer one
@@ -62,22 +94,17 @@ Commands (one per line):
                        the decks' order
   export [FILE]        once the game is over: the PGN with the decks' order, which
                        replays it exactly
+  review               once the game is over: the engine's estimate after each turn,
+                       each turn marked (good, inaccuracy, mistake, blunder) with the
+                       better turn (raindrop review FILE does it for a saved game)
   help                 this text
   quit                 leave; the game stays saved: raindrop resume"""
 
 BOARD_HELP = """With a board:
   choose N             answer the board's question (which action it saw)
-  takeback             take back as the board shows (an earlier position)"""
-
-
-class FakeClock:
-    """Time that passes only by the hidden ``_wait SECONDS`` command (tests)."""
-
-    def __init__(self) -> None:
-        self.value = 0.0
-
-    def __call__(self) -> float:
-        return self.value
+  takeback             take back as the board shows (an earlier position)
+  make                 (simulated board) the simulated hand makes the companion's
+                       turn on the board, as the game shows it"""
 
 
 # ----------------------------------------------------------------------
@@ -90,11 +117,12 @@ def add_display_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where games are kept (default: $RAINDROP_DATA_DIR or the user "
                              "data directory)")
-    parser.add_argument("--board", metavar="NAME[:ARG]", default="sim",
+    parser.add_argument("--board", metavar="NAME[:ARG]", default=None,
                         help="the physical board: sim (the built-in simulated board: typed "
                              "moves are made on it by a simulated hand, and 'lift e2', "
-                             "'place e3' act on it), serial[:PORT], camera[:ARG], or none "
-                             "(typed moves only). Default: sim")
+                             "'place e3' act on it; a board of stones for the stone games: "
+                             "'put d5 b'), serial[:PORT], camera[:ARG], or none (typed moves "
+                             "only). Default: sim for Raindropchess, none for the other games")
     add_keep_options(parser)
 
 
@@ -110,13 +138,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("options", nargs="*", metavar="KEY=VALUE",
                         help="with --game: the game's named options ('raindrop games options "
                              "GAME')")
-    parser.add_argument("--seed", type=int, help="shuffle the decks reproducibly from this "
-                                                  "number (default: a secure random shuffle)")
+    parser.add_argument("--seed", type=count_arg("the seed", high=2**63 - 1, digits=19),
+                        metavar="SEED", help="shuffle the decks reproducibly from this "
+                                             "number (default: a secure random shuffle)")
     parser.add_argument("--clock", metavar="MIN+SEC",
                         help="a chess clock: minutes each plus a Fischer increment "
                              "(10+5), or a simple delay (10d5)")
     rules = parser.add_argument_group("house rules")
-    rules.add_argument("--jokers", type=int, choices=(0, 1, 2), default=0, metavar="N",
+    rules.add_argument("--jokers", type=count_arg("the number of jokers", high=2), default=0,
+                       metavar="N",
                        help=EXPLANATIONS["jokers_per_deck"] + " Default 0.")
     rules.add_argument("--joker-effect", choices=JOKER_EFFECT_CHOICES, default="extra_turn",
                        help=EXPLANATIONS["joker_effect"] + " Default extra_turn.")
@@ -130,6 +160,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help=EXPLANATIONS["touch_move"] + " Default warn.")
     rules.add_argument("--coloured-bishop-cards", action="store_true",
                        help=EXPLANATIONS["coloured_bishop_cards"])
+    add_companion_options(parser.add_argument_group("the companion"))
     add_display_options(parser)
     parser.set_defaults(func=run)
 
@@ -143,13 +174,6 @@ def rules_from_args(args: argparse.Namespace) -> HouseRules:
                           coloured_bishop_cards=args.coloured_bishop_cards)
     except HouseRulesError as error:
         raise CommandError(str(error)) from None
-
-
-def make_now() -> tuple[Callable[[], float], FakeClock | None]:
-    if os.environ.get(ENV_FAKE_CLOCK):
-        fake = FakeClock()
-        return fake, fake
-    return time.monotonic, None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -167,28 +191,38 @@ def run(args: argparse.Namespace) -> int:
             clock = ClockSettings.parse(args.clock)
         except ClockSettingsError as error:
             raise CommandError(str(error)) from None
-    check_board_option(args.board)
+    board = args.board or "sim"
+    check_board_option(board)
     keep = keep_option(args)
+    settings = table_settings(args, SEATS)
     now, fake = make_now()
     try:
+        table = None if settings == TableSettings.hot_seat(SEATS) else settings.to_dict()
         game, journal = new_game(rules, seed=args.seed, clock=clock, directory=args.data_dir,
-                                 now=now)
+                                 now=now, table=table)
     except (OSError, JournalError) as error:
         raise CommandError(f"cannot create the game's journal: {error}") from None
-    session = TerminalSession(game, journal, color=not args.no_color, fake=fake)
+    session = TerminalSession(game, journal, color=not args.no_color, fake=fake,
+                              voice=args.voice, seed=companion_seed(args),
+                              hint_playouts=args.companion_playouts)
     session.say("New game: every action is saved as it is played ('raindrop resume' "
                 "continues it after a quit or a crash).")
     if clock is not None:
         session.say(f"Clock: {clock.describe()} each.")
-    return session.run(board_spec=args.board, keep=keep)
+    return session.run(board_spec=board, keep=keep)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def check_board_option(spec: str | None) -> None:
     """Fail early, clearly, when ``--board`` cannot work."""
     if spec is None or spec == "none":
         return
-    from companion.sensors.source import available_sources
-
     name = spec.partition(":")[0]
     known = available_sources()
     if name not in known:
@@ -200,41 +234,12 @@ def check_board_option(spec: str | None) -> None:
 # The loop
 
 
-class _QueuedSource:
-    """Wraps a board source so its callbacks run on the terminal's thread."""
-
-    def __init__(self, source: Any, inbox: queue.Queue[tuple[str, Any]]) -> None:
-        self.source = source
-        self.name: str = getattr(source, "name", "board")
-        self._inbox = inbox
-
-    def start(self, on_snapshot: Callable[[Any], None],
-              on_status: Callable[[Any], None]) -> None:
-        def snapshot(item: Any) -> None:
-            self._inbox.put(("call", lambda: on_snapshot(item)))
-
-        def status(item: Any) -> None:
-            self._inbox.put(("call", lambda: on_status(item)))
-
-        self.source.start(snapshot, status)
-
-    def show(self, hint: Any) -> None:
-        self.source.show(hint)
-
-    def stop(self) -> None:
-        self.source.stop()
-
-    def keep_position(self, snapshot: Any, board_fen: str, blue: Any = ()) -> Any:
-        """Passed on to a source that keeps what it saw (the camera), else nothing."""
-        keep = getattr(self.source, "keep_position", None)
-        return None if keep is None else keep(snapshot, board_fen, blue)
-
-
 class TerminalSession:
     """Reads commands, calls the game, prints what happened."""
 
     def __init__(self, game: Game, journal: Journal | None, *, color: bool = True,
-                 fake: FakeClock | None = None, out: TextIO | None = None) -> None:
+                 fake: FakeClock | None = None, out: TextIO | None = None,
+                 voice: bool = False, seed: int = 0, hint_playouts: int | None = None) -> None:
         self.game = game
         self.journal = journal
         self.color = color
@@ -246,14 +251,43 @@ class TerminalSession:
         self.board_session: Any = None
         self.sim: Any = None
         self.quiet = False  # the simulated board acts for a typed command: no chatter
+        self.voice = voice
+        self.hold_input = not _is_terminal(sys.stdin)
+        """Typed lines wait while the companion thinks (input from a file or a pipe, so
+        a script plays in step with it); at a terminal they are read at once."""
+        self.prompt_open = False
+        """The prompt is shown and nothing was typed after it yet."""
         game.subscribe(self.on_event)
+        self.companion = TerminalCompanion(ChessTable(game), say=self.say, post=self.post,
+                                           voice=voice, seed=seed,
+                                           hint_playouts=hint_playouts)
+        self.record_saved = False
 
     def say(self, text: str = "") -> None:
+        if self.prompt_open:   # something said while the prompt waits: on a line of its own
+            self.prompt_open = False
+            print(file=self.out)
         print(text, file=self.out, flush=True)
+
+    def post(self, call: Callable[[], None]) -> None:
+        """Run ``call`` on the terminal's loop (a board source's callbacks come here)."""
+        self.inbox.put(("call", call))
 
     # Events -> words, for both players.
 
     def on_event(self, event: events.GameEvent) -> None:
+        if self.companion.runner.playing is not None:
+            if isinstance(event, COMPANION_SAYS):
+                self.remember_last(event)  # the companion says its turn in its own words
+                return
+            if isinstance(event, events.GameOver):   # said after the companion's words
+                self.companion.held.append(lambda: self.show_event(event))
+                return
+        self.show_event(event)
+
+    def show_event(self, event: events.GameEvent) -> None:
+        if self.voice:
+            self.tell_aloud(event)
         name = chess.COLOR_NAMES
         if isinstance(event, events.CardFlipped):
             side = name[event.color].capitalize()
@@ -314,24 +348,55 @@ class TerminalSession:
         elif isinstance(event, events.PositionChanged):
             self.changed = True
 
+    def remember_last(self, event: events.GameEvent) -> None:
+        if isinstance(event, events.PiecePlaced):
+            self.last = chess.SquareSet([event.move.to_square])
+        elif isinstance(event, events.MovePlayed):
+            self.last = chess.SquareSet([event.move.from_square, event.move.to_square])
+        elif isinstance(event, events.PieceRemoved):
+            self.last = chess.SquareSet([event.square])
+
+    def tell_aloud(self, event: events.GameEvent) -> None:
+        """With ``--voice``: the flips, checks and verdict of the game, shown and spoken
+        in the companion's sentences (its own turns it says itself)."""
+        text = None
+        if isinstance(event, events.CardFlipped):
+            text = sentences.flip_sentence(event.color, event.card, event.outcome)
+        elif isinstance(event, events.Check):
+            text = sentences.check_sentence(event.color)
+        elif isinstance(event, events.GameOver):
+            text = sentences.verdict_sentence(event.outcome.describe())
+        if text is not None:
+            self.companion.tell(text)
+
     def draw(self) -> None:
         game = self.game
         targets = game.drop_targets() if game.pending else chess.SquareSet()
-        self.say(render_board(game._board, color=self.color, targets=targets, last=self.last))
+        self.say(render_board(game.board, color=self.color, targets=targets, last=self.last))
         for line in status_lines(game):
             self.say(line)
         self.changed = False
 
     def prompt(self) -> None:
-        side = chess.COLOR_NAMES[self.game.turn]
+        side: str = chess.COLOR_NAMES[self.game.turn] if not self.game.is_over else "over"
+        if side != "over" and self.companion.runner.companion_to_act():
+            side = "(the companion's turn)"   # undo, resign, help... still work
         print(f"{side}> ", end="", file=self.out, flush=True)
+        self.prompt_open = True
 
     # Input.
 
     def _read_stdin(self) -> None:
-        for line in sys.stdin:
+        for line, problem in typed_lines(sys.stdin):
+            if problem is not None:
+                self.inbox.put(("call", functools.partial(self._unreadable, problem)))
+                continue
             self.inbox.put(("line", line))
         self.inbox.put(("eof", None))
+
+    def _unreadable(self, problem: str) -> None:
+        self.say(f"Not understood: {problem}.")
+        self.prompt()
 
     def run(self, *, board_spec: str | None = None, keep: tuple[Path, str] | None = None
             ) -> int:
@@ -339,34 +404,68 @@ class TerminalSession:
             self.open_board(board_spec, keep)
         reader = threading.Thread(target=self._read_stdin, name="stdin", daemon=True)
         reader.start()
+        ended = False   # standard input has ended: play on while the companion plays
+        held: collections.deque[str] = collections.deque()
         try:
+            self.companion.announce()
             self.draw()
-            self.prompt()
+            if not self.companion.waiting:
+                self.prompt()
+            self.companion.start()
             while True:
-                try:
-                    kind, value = self.inbox.get(timeout=0.5)
-                except queue.Empty:
-                    self.tick()
-                    continue
-                if kind == "eof":
+                fresh = True   # a line just read (not one held before)
+                value: Any
+                if held and not self.companion.waiting:
+                    kind, value, fresh = "line", held.popleft(), False
+                elif ended and not self.companion.waiting and self.inbox.empty():
                     self.say()
                     self.say_saved()
                     return 0
+                else:
+                    try:
+                        kind, value = self.inbox.get(timeout=0.5)
+                    except queue.Empty:
+                        self.tick()
+                        continue
+                if kind == "eof":
+                    ended = True
+                    continue
+                if kind == "line" and fresh and self.hold_input \
+                        and (held or self.companion.waiting):
+                    held.append(value)   # a script waits for the companion
+                    continue
                 if kind == "call":
                     value()
-                elif kind == "line" and not self.handle(value):
+                elif kind == "line" and not self.handle_typed(value):
                     self.say_saved()
                     return 0
                 self.tick()
+                self.after_companion()
                 if self.changed:
                     self.draw()
-                if kind == "line":
+                if kind == "line" or (self.companion.acted and not self.companion.waiting):
+                    self.companion.acted = False
                     self.prompt()
         finally:
+            self.companion.close()
             if self.board_session is not None:
                 self.board_session.stop()
             if self.journal is not None:
                 self.journal.close()
+
+    def handle_typed(self, line: str) -> bool:
+        self.prompt_open = False
+        return self.handle(line)
+
+    def after_companion(self) -> None:
+        """With the companion at the table, a finished game's record is saved at once."""
+        if not self.game.is_over or self.record_saved or not self.companion.seated:
+            return
+        self.record_saved = True
+        try:
+            self.save(None, decks=True)
+        except (OSError, ValueError) as error:
+            self.say(f"The record could not be saved: {error}")
 
     def tick(self) -> None:
         if self.game.clock is not None and not self.game.is_over:
@@ -402,14 +501,36 @@ class TerminalSession:
                 return True
             if command in ("quit", "exit", "q"):
                 return False
+            if (command in COMPANION_TURN_COMMANDS or command not in COMMANDS) \
+                    and not (command == "make" and self.sim is not None):
+                refusal = self.companion.refusal()
+                if refusal is None and self.companion.leading:
+                    refusal = ("make the companion's turn on the board first" + (
+                        " (or type make: the simulated hand makes it)" if self.sim is not None
+                        else ""))
+                if refusal is not None:
+                    self.say(f"Not now: {refusal}.")
+                    return True
             if command in ("flip", "f"):
                 self.game.flip()
             elif command == "undo":
                 with self.board_follows():
-                    self.game.undo()
+                    if self.companion.seated and self.companion.settings.persons:
+                        self.companion.runner.undo()
+                    else:
+                        self.game.undo()
             elif command == "redo":
+                if self.companion.seated:
+                    raise IllegalActionError("redo is not offered against the companion: "
+                                             "play your turn again")
                 with self.board_follows():
                     self.game.redo()
+            elif command == "hint":
+                count = int(args[0]) if args and args[0].isdigit() and 0 < int(args[0]) <= 10 \
+                    else HINT_TURNS
+                self.companion.runner.hint(count=count)
+            elif command == "make" and self.sim is not None:
+                self.sim.set_position(self.game.board)
             elif command in ("verdict", "verify"):
                 self.say(self.game.mate_verdict().explain())
             elif command == "moves":
@@ -417,7 +538,7 @@ class TerminalSession:
             elif command == "draw":
                 self.draw_command(args)
             elif command == "resign":
-                self.game.resign(self.color_arg(args, self.game.turn))
+                self.game.resign(self.color_arg(args, self.person_color()))
             elif command == "pause":
                 self.game.pause()
                 self.say("Paused: the clock stands still. Type continue to go on.")
@@ -429,16 +550,20 @@ class TerminalSession:
                 self.save(args[0] if args else None)
             elif command == "export":
                 self.save(args[0] if args else None, decks=True)
+            elif command == "review":
+                if not self.game.is_over:
+                    raise IllegalActionError("review comes once the game is over")
+                self.companion.review(timeline_of_game(self.game))
             elif command == "remove":
                 if len(args) != 1:
                     raise IllegalActionError("remove needs one square, e.g. remove e5")
                 self.remove_piece(self.square_arg(args[0]))
             elif command == "choose" and self.board_session is not None:
-                self.board_session.choose(int(args[0]) if args else 0)
+                self.board_session.choose(parse_count(args[0], "the choice") if args else 0)
             elif command == "takeback" and self.board_session is not None:
                 self.board_session.accept_takeback()
             elif command == "_wait" and self.fake is not None:
-                self.fake.value += float(args[0])
+                self.fake.value += parse_decimal(args[0], "the seconds", high=1e7)
             elif (self.game.pending is not None and self.game.pending.upper() == "J"
                   and len(text) in (2, 3) and text[-2:].lower() in chess.SQUARE_NAMES):
                 self.remove_piece(chess.parse_square(text[-2:].lower()))
@@ -453,7 +578,7 @@ class TerminalSession:
             else:
                 self.say(f"Illegal: {error}")
         except JournalError as error:
-            self.say(f"Not done: the action could not be saved ({error}).")
+            self.say(f"Not saved: {error}")
         except ValueError as error:
             self.say(f"Not understood: {error}")
         except OSError as error:
@@ -479,12 +604,20 @@ class TerminalSession:
         self.quiet = True
         try:
             yield
-            self.sim.set_position(self.game._board)
+            self.sim.set_position(self.game.board)
         finally:
             self.quiet = False
         result = self.board_session.last_result
         if result.kind.value not in ("in_sync", "committed", "waiting"):
             self.report(result)
+
+    def person_color(self) -> chess.Color:
+        """The side a person's ``resign``/``draw`` is for: the one person at the table
+        against the companion, else the side to move."""
+        persons = self.companion.settings.persons
+        if self.companion.seated and len(persons) == 1:
+            return chess.WHITE if persons[0].name == "white" else chess.BLACK
+        return self.game.turn
 
     def color_arg(self, args: list[str], default: chess.Color) -> chess.Color:
         if not args:
@@ -503,7 +636,7 @@ class TerminalSession:
             raise ValueError(f"{text!r} is not a square (a1 to h8)") from None
 
     def show_moves(self) -> None:
-        board = self.game._board
+        board = self.game.board
         moves = self.game.legal_moves()
         parts = []
         if self.game.can_flip():
@@ -527,7 +660,7 @@ class TerminalSession:
             else:
                 sub = "offer"
         if sub == "offer":
-            game.offer_draw(self.color_arg(rest, game.turn))
+            game.offer_draw(self.color_arg(rest, self.person_color()))
         elif sub == "accept":
             default = not offer if offer is not None else game.turn
             game.accept_draw(self.color_arg(rest, default))
@@ -549,24 +682,26 @@ class TerminalSession:
                                      "writes the game without it)")
         text = write_pgn(self.game, include_decks=decks)
         suffix = "-export.pgn" if decks else ".pgn"
-        if target is None:
-            if self.journal is not None:
-                path = self.journal.path.with_name(self.journal.path.stem + suffix)
+        try:
+            if target is None:
+                if self.journal is not None:
+                    path = self.journal.path.with_name(self.journal.path.stem + suffix)
+                else:
+                    path = games_dir() / f"game{suffix}"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_replacing(path, text,
+                                never=self.journal.path if self.journal is not None else None)
             else:
-                path = games_dir() / f"game{suffix}"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temp = path.with_name(path.name + ".tmp")
-            write_private(temp, text, exclusive=False)
-            os.replace(temp, path)
-        else:
-            path = Path(target).expanduser()
-            try:
-                write_private(path, text, exclusive=True)
-            except FileExistsError:
-                raise ValueError(f"{path} exists already; nothing was written (give a new "
-                                 f"file name)") from None
-            except OSError as error:
-                raise ValueError(f"cannot write {path}: {error}") from None
+                path = Path(target).expanduser()
+                write_new(path, text)
+        except FileExistsError:
+            self.say(f"Not saved: {path} exists already; nothing was written (give a new "
+                     f"file name).")
+            return
+        except (OSError, ValueError) as error:  # a folder missing, a name with a NUL...
+            self.say(f"Not saved: cannot write {str(path)[:80]!r}: {error}; nothing was "
+                     f"written.")
+            return
         what = "with the decks' order" if decks else "without the decks' order"
         self.say(f"Saved the game as PGN ({what}): {path}")
 
@@ -615,9 +750,6 @@ class TerminalSession:
 
     def open_board(self, spec: str, keep: tuple[Path, str] | None = None) -> None:
         check_board_option(spec)
-        from companion.sensors.source import BoardSourceError, open_board_source
-        from companion.sync import PhysicalBoardSession
-
         try:
             source = open_board_source(spec)
         except BoardSourceError as error:
@@ -637,10 +769,19 @@ class TerminalSession:
             self.sim = source  # typed physical actions go to the simulated board
             wrapped: Any = source
         else:
-            wrapped = _QueuedSource(source, self.inbox)
+            wrapped = PostedSource(source, self.post)  # decided on the terminal's loop
 
         def on_result(result: Any) -> None:
-            if not self.quiet:
+            caught_up = (result.kind.value == "in_sync" and self.companion.leading
+                         and self.board_session is not None
+                         and self.board_session.sync.leading is None)
+            if caught_up:
+                self.companion.board_caught_up()
+            if self.quiet or self.companion.auto_board is not None:
+                return
+            if caught_up:
+                self.say(f"Board: {result.message}")
+            else:
                 self.report(result)
 
         def on_status(status: Any) -> None:
@@ -658,6 +799,17 @@ class TerminalSession:
                     return None
                 return SimPiece.of(chess.Piece.from_symbol(letter))
 
-            self.sim.set_position(self.game._board)
+            self.sim.set_position(self.game.board)
             self.sim.supply = pending_piece
         self.board_session.start()
+        self.companion.follow_board(self.board_session,
+                                    self.sim_makes_it if self.sim is not None else None)
+
+    def sim_makes_it(self) -> None:
+        """Nobody at the table: the simulated hand makes the companion's turn (and the
+        board's words, meant for the players, are not said)."""
+        self.quiet = True
+        try:
+            self.sim.set_position(self.game.board)
+        finally:
+            self.quiet = False

@@ -1,39 +1,34 @@
 """``raindrop play --game GAME --board camera``: the terminal game follows a physical board.
 
-The board source reports settled boards: the camera reader (found through
-the ``raindrop.boards`` entry point, so the core never imports OpenCV), or
-for Dropper on 8 x 8 the reed-switch board (``serial[:PORT]``), which sees
-only whether a square is occupied: every change it reports is noted, and the
-order of changes tells turns apart that end on the same occupancy.
-:class:`~companion.sync.stones.StoneFollower` judges each against the game:
-a legal turn is played, several are named for the players to type the one
-they meant, and a board that fits no turn is explained in words. Typed
-commands keep working beside it (undo, claims, a komi, resign...).
+The board and what is done with each settled board are the app's too
+(:class:`~companion.sync.stone_session.StoneBoardSession`); this module only opens it
+for the terminal and puts what it decides into words: a legal turn seen is played,
+several that fit are named for the players to type the one they meant, and a board
+that fits no turn is explained. Typed commands keep working beside it (undo, claims, a
+komi, resign...): they hold the session's lock, so a board is never decided halfway
+through one.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
-import chess
-
 from companion.cli import CommandError
-from companion.sensors.snapshot import BoardSnapshot
-from companion.sensors.source import (
-    BoardSourceError,
-    SourceStatus,
-    available_sources,
-    open_board_source,
+from companion.sensors.source import BoardSourceError, SourceStatus
+from companion.sync.stone_session import (
+    OCCUPANCY_BOARDS,
+    BoardLeads,
+    BoardTrouble,
+    Report,
+    StoneBoardSession,
+    open_stone_source,
 )
+from companion.sync.stone_sim import SimulatedStoneBoard
 from companion.sync.stones import (
     BoardMismatch,
     GridLayout,
-    StoneFollower,
-    StoneSnapshot,
     StoneSyncError,
     TurnSeen,
     TurnsFit,
@@ -42,138 +37,105 @@ from companion.sync.stones import (
 
 LOGGER = logging.getLogger(__name__)
 
-BOARDS = {"camera": "points", "camera-cells": "cells"}
-"""Camera boards for stone games: a Go board's points, or a chessboard's cells."""
-OCCUPANCY_BOARDS = ("serial",)
-"""Occupancy-only boards (reed switches on an 8 x 8 chessboard)."""
-
-
-def occupancy_snapshot(snapshot: BoardSnapshot, layout: GridLayout) -> StoneSnapshot:
-    """A reed board's occupied squares as a stone board (``x`` occupied)."""
-    cells = {layout.cell(r, c): "." for r in range(len(layout.rows))
-             for c in range(len(layout.columns))}
-    for square in snapshot.occupied:
-        name = chess.square_name(square)
-        if name not in cells:
-            raise StoneSyncError(f"the board reports {name}, which this game's board lacks")
-        cells[name] = "x"
-    return StoneSnapshot(cells, snapshot.timestamp, snapshot.source)
-
-
-class StoneBoardLink:
-    """Feeds a board source's settled boards to the terminal's session."""
-
-    def __init__(self, terminal: Any, say: Callable[[str], None]) -> None:
-        self.terminal = terminal
-        self.say = say
-        self.lock = threading.RLock()
-        self.follower = StoneFollower(terminal.rules)
-        self.last_message = ""
-
-    def on_board(self, snapshot: BoardSnapshot) -> None:
-        """An occupancy-only board's snapshot (every change it reports)."""
-        with self.lock:
-            try:
-                board = occupancy_snapshot(snapshot, GridLayout.of(self.terminal.session.position))
-            except StoneSyncError as error:
-                self.say(f"Board: {error}")
-                return
-            self.follower.changes(board)
-            self.on_snapshot(board, in_hand=any(
-                v != "." and board.cells.get(c) == "."
-                for c, v in self.terminal.session.position.cells().items()))
-
-    def on_snapshot(self, snapshot: StoneSnapshot, *, in_hand: bool = False) -> None:
-        """A settled board; ``in_hand``: a stone of the position is lifted (a reed
-        board reports every act), so a board that fits nothing yet is not wrong."""
-        with self.lock:
-            session = self.terminal.session
-            if session.is_over:
-                return
-            try:
-                verdict = self.follower.judge(session.position, snapshot)
-            except StoneSyncError as error:
-                self.say(f"Board: {error}")
-                return
-            if isinstance(verdict, TurnSeen):
-                session.play(verdict.turn)
-                self.follower.new_turn(snapshot)
-                self.terminal.builder = None
-                self.last_message = ""
-                self.terminal.draw()
-                return
-            if isinstance(verdict, TurnsFit):
-                message = verdict.message + " (type the turn)."
-            elif isinstance(verdict, TurnUnfinished):
-                message = f"Turn so far: {''.join(verdict.steps)}. {verdict.message}."
-            elif isinstance(verdict, BoardMismatch):
-                if in_hand:
-                    return
-                message = verdict.message
-            else:
-                return
-            if message != self.last_message:
-                self.last_message = message
-                self.say(message)
-
-    def on_status(self, status: SourceStatus) -> None:
-        if not status.connected or "found" in status.message or "lost" in status.message:
-            self.say(f"Board: {status.message}")
-
 
 def open_stone_board(spec: str, terminal: Any) -> Any:
-    """Open ``camera[:SOURCE]`` or ``camera-cells[:SOURCE]`` for the terminal's game."""
-    name, _, argument = spec.partition(":")
-    if name not in BOARDS:
-        raise CommandError(f"--board {spec}: a stone game follows --board camera[:SOURCE] (a Go "
-                           "board), camera-cells[:SOURCE] (stones on a chessboard's squares) "
-                           "or, for Dropper on 8 x 8, serial[:PORT] (the reed-switch board); "
-                           "or none")
-    target = available_sources().get("camera")
-    if target is None:
-        raise CommandError("the camera board is not installed (pip install -e '.[vision]')")
+    """The board ``spec`` names (``camera[:SOURCE]``, ``camera-cells[:SOURCE]``,
+    ``serial[:PORT]``) for the terminal's game; :class:`CommandError` says why not."""
     try:
-        layout = GridLayout.of(terminal.session.position)
-        module = importlib.import_module(target.partition(":")[0])
-        width, height = layout.size
-        size = f"{width}" if width == height else f"{width}x{height}"
-        empty = all(v == "." for v in terminal.session.position.cells().values())
-        return module.open_grid_board(argument, f"{BOARDS[name]}:{size}", layout,
-                                      empty_start=empty)
-    except ImportError as error:
-        raise CommandError(f"the camera board needs a missing dependency ({error.name})") from None
-    except (BoardSourceError, StoneSyncError) as error:
-        raise CommandError(str(error)) from None
-
-
-def open_occupancy_board(spec: str, terminal: Any) -> Any:
-    """The reed-switch board for a game on an 8 x 8 grid named like a chessboard."""
-    layout = GridLayout.of(terminal.session.position)
-    if layout.columns != tuple("abcdefgh") or layout.rows != tuple(range(8, 0, -1)):
-        raise CommandError(f"--board {spec}: the reed-switch board is 8 x 8; this game's board "
-                           f"is {layout.size[0]} x {layout.size[1]}")
-    try:
-        return open_board_source(spec)
+        return open_stone_source(spec, terminal.session.position)
     except BoardSourceError as error:
-        raise CommandError(str(error)) from None
+        text = str(error)
+        raise CommandError(f"--board {text}" if text.startswith(f"{spec}:") else text) from None
+
+
+class StoneBoardWords:
+    """What the terminal says of each board its :class:`StoneBoardSession` decides."""
+
+    def __init__(self, terminal: Any) -> None:
+        self.terminal = terminal
+        self.last_message = ""
+
+    def report(self, report: Report) -> None:
+        terminal = self.terminal
+        if isinstance(report, TurnSeen):  # played already: the game said so
+            terminal.builder = None
+            self.last_message = ""
+            terminal.draw()
+            return
+        if isinstance(report, BoardTrouble):
+            terminal.say(f"Board: {report.message}")
+            return
+        if isinstance(report, BoardLeads):
+            if report.done:
+                terminal.companion.board_caught_up()
+                terminal.changed = True
+            message = f"Board: {report.message}"
+            if message != self.last_message:
+                self.last_message = message
+                terminal.say(message)
+            return
+        if isinstance(report, TurnsFit):
+            message = report.message + " (type the turn)."
+        elif isinstance(report, TurnUnfinished):
+            message = f"Turn so far: {''.join(report.steps)}. {report.message}."
+        elif isinstance(report, BoardMismatch):
+            message = report.message
+        else:
+            return
+        if message != self.last_message:
+            self.last_message = message
+            terminal.say(message)
+
+    def status(self, status: SourceStatus) -> None:
+        if not status.connected or "found" in status.message or "lost" in status.message:
+            self.terminal.say(f"Board: {status.message}")
+
+
+def stone_board(terminal: Any, source: Any, spec: str) -> StoneBoardSession:
+    """The session following ``source`` for the terminal's game, speaking to it."""
+    words = StoneBoardWords(terminal)
+    return StoneBoardSession(terminal.session, source, words.report, on_status=words.status,
+                             occupancy=spec.partition(":")[0] in OCCUPANCY_BOARDS)
 
 
 def follow(terminal: Any, spec: str) -> Callable[[], None]:
     """Start following the board; returns the function that stops it."""
-    occupancy = spec.partition(":")[0] in OCCUPANCY_BOARDS
-    source = (open_occupancy_board(spec, terminal) if occupancy
-              else open_stone_board(spec, terminal))
-    link = StoneBoardLink(terminal, terminal.say)
+    board = stone_board(terminal, open_stone_board(spec, terminal), spec)
     handle = terminal.handle
 
     def locked(line: str) -> bool:
-        with link.lock:
+        with board.lock:
             done: bool = handle(line)
-            if line.strip().lower() in ("undo", "redo"):
-                link.follower.new_turn()
             return done
 
     terminal.handle = locked
-    source.start(link.on_board if occupancy else link.on_snapshot, link.on_status)
+    terminal.board = board
+    terminal.call_lock = board.lock
+    board.start()
+    terminal.companion.follow_board(board, None)
     terminal.say(f"Following the board ({spec}); typed commands work too.")
-    return source.stop  # type: ignore[no-any-return]
+    return board.stop
+
+
+def simulate(terminal: Any) -> Callable[[], None]:
+    """``--board sim``: a simulated board of stones the players act on by typing ``put d5
+    b``, ``take d5``, ``move d5 c5``; typed turns, undos and claims are made on it by the
+    simulated hand. A game whose board is not a grid of cells (Crumble) is typed only."""
+    session = terminal.session
+    try:
+        GridLayout.of(session.position)
+    except StoneSyncError:
+        terminal.say(f"{session.rules.title} has no simulated board (its pieces are not on a "
+                     f"grid of cells): turns are typed.")
+        return lambda: None
+    sim = SimulatedStoneBoard(session.position.cells())
+    words = StoneBoardWords(terminal)
+    board = StoneBoardSession(session, sim, words.report, on_status=words.status)
+    terminal.sim = sim
+    terminal.board = board
+    terminal.call_lock = board.lock
+    board.start()
+    terminal.companion.follow_board(board, lambda: sim.set_cells(session.position.cells()))
+    terminal.say("On the simulated board of stones: 'put d5 b', 'take d5', 'move d5 c5' act "
+                 "on it ('show' draws it); typed turns are made on it by the simulated hand.")
+    return board.stop

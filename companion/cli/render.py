@@ -78,7 +78,7 @@ def format_counts(counts: dict[str, int]) -> str:
 
 def status_lines(game: Game) -> list[str]:
     """Cards left, blue pieces, clock, and what the side to move must do."""
-    board = game._board
+    board = game.board
     lines = []
     for color in (chess.WHITE, chess.BLACK):
         name = chess.COLOR_NAMES[color].capitalize()
@@ -112,7 +112,7 @@ def turn_line(game: Game) -> str:
     outcome = game.outcome
     if outcome is not None:
         return f"Game over: {outcome.describe()} ({outcome.result()})."
-    board = game._board
+    board = game.board
     side = chess.COLOR_NAMES[game.turn].capitalize()
     pending = game.pending
     if pending is not None:

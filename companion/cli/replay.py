@@ -13,6 +13,14 @@ import chess
 from companion.cli import CommandError
 from companion.cli.render import render_board
 from companion.games.record import RecordError, read_record
+from companion.limits import (
+    MAX_RECORD_BYTES,
+    LimitError,
+    count_arg,
+    is_digits,
+    read_file,
+    typed_lines,
+)
 from companion.notation import ImportedGame, PgnError, board_from_rfen, decode_pgn, read_pgn
 
 LOGGER = logging.getLogger(__name__)
@@ -28,21 +36,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "records.md) turn by turn. " + KEYS)
     parser.add_argument("pgn", help="the PGN file (UTF-8, or Latin-1 as the PGN standard "
                                      "has it)")
-    parser.add_argument("--game", type=int, default=1, metavar="N",
+    parser.add_argument("--game", type=count_arg("the game's number", low=1, high=10**6),
+                        default=1, metavar="N",
                         help="which game of a file holding several (default: the first)")
     parser.add_argument("--all", action="store_true", help="print every position and exit")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours")
     parser.set_defaults(func=run)
 
 
-def load(path: str, number: int = 1) -> ImportedGame:
+def read(path: str) -> bytes:
+    """The file's bytes: a regular file of at most MAX_RECORD_BYTES; :class:`CommandError`."""
     file = Path(path)
     try:
-        data = file.read_bytes()
+        return read_file(file, MAX_RECORD_BYTES, "the file")
     except FileNotFoundError:
         raise CommandError(f"no such file: {file}") from None
+    except LimitError as error:
+        raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot read {file}: {error}") from None
+
+
+def load(path: str, number: int = 1, data: bytes | None = None) -> ImportedGame:
+    file = Path(path)
+    if data is None:
+        data = read(path)
     if b"\0" in data:
         raise CommandError(f"{file} is not a text file, so not a PGN")
     try:
@@ -72,10 +90,11 @@ def show(imported: ImportedGame, index: int, *, color: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    games_record = _games_record(args.pgn)
+    data = read(args.pgn)
+    games_record = _games_record(data)
     if games_record is not None:
         return run_games_record(games_record, args)
-    imported = load(args.pgn, args.game)
+    imported = load(args.pgn, args.game, data)
     color = not args.no_color
     headers = imported.headers
     if imported.games > 1:
@@ -99,7 +118,10 @@ def step_through(total: int, show_at: Callable[[int], None], *, every: bool) -> 
     index = 0
     show_at(index)
     print(KEYS)
-    for line in sys.stdin:
+    for line, problem in typed_lines(sys.stdin):
+        if problem is not None:
+            print(f"Not understood: {problem}. {KEYS}")
+            continue
         key = line.strip().lower()
         if key in ("q", "quit"):
             break
@@ -111,7 +133,7 @@ def step_through(total: int, show_at: Callable[[int], None], *, every: bool) -> 
             index = 0
         elif key in ("e", "end"):
             index = total
-        elif key.isdigit():
+        elif is_digits(key):
             index = max(0, min(total, int(key)))
         else:
             print(f"Not understood: {line.strip()!r}. {KEYS}")
@@ -124,12 +146,8 @@ def step_through(total: int, show_at: Callable[[int], None], *, every: bool) -> 
 # Records of the abstract games (docs/games/records.md)
 
 
-def _games_record(path: str) -> str | None:
+def _games_record(data: bytes) -> str | None:
     """The file's text if it is an abstract game's record (its first tag is [Game ...])."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return None  # load() says why
     text = decode_pgn(data) if b"\0" not in data else ""
     first = text.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
     return text if first.startswith("[Game ") else None

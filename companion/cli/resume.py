@@ -6,15 +6,17 @@ import argparse
 import logging
 
 from companion.cli import CommandError
+from companion.cli.companion_terminal import add_companion_options
 from companion.cli.keep_options import keep_option
 from companion.cli.play import (
     TerminalSession,
     add_display_options,
     check_board_option,
-    make_now,
 )
-from companion.games.journal import is_games_journal, journal_header
-from companion.journal import JournalError, latest_journal, resume
+from companion.cli.terminal_time import make_now
+from companion.games.resume import is_games_journal
+from companion.journal import JournalError, journal_header, latest_journal
+from companion.resume import resume
 
 LOGGER = logging.getLogger(__name__)
 
@@ -23,14 +25,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "resume", help="continue a saved game (the latest, or the journal named)",
         description="Rebuild a game from its journal (position, history, decks, clock) and "
-                    "play on. A damaged end of the journal is cut back to the last good "
-                    "action, with a warning; the damaged original is kept beside it.")
+                    "play on. A torn last entry (a crash during a write) is cut, with a "
+                    "warning; the original is kept beside it. Other damage is refused, the "
+                    "file left as it is, unless --cut. A journal in use by another session "
+                    "is refused.")
     parser.add_argument("journal", nargs="?", help="a journal file (default: the latest game)")
+    parser.add_argument("--cut", action="store_true",
+                        help="resume a damaged journal from its last good entry, cutting "
+                             "the rest (the whole file is kept beside it as NAME.damaged-N)")
+    add_companion_options(parser, seats=False)
     add_display_options(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Resume the game: who plays which side (a person, the companion at its level), the
+    hint limit and the hints used come back from the journal."""
     check_board_option(args.board)
     keep = keep_option(args)
     now, fake = make_now()
@@ -42,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
             if keep is not None:
                 raise CommandError("--keep-frames keeps frames of Raindropchess games only")
 
-            return resume_game(path, now=now, fake=fake)
-        resumed = resume(path, now=now)
+            return resume_game(path, now=now, fake=fake, board=args.board, voice=args.voice,
+                               cut=args.cut)
+        resumed = resume(path, now=now, cut=args.cut)
     except JournalError as error:
         hint = "" if args.journal else (" To resume another game, name its journal: "
                                         "raindrop resume PATH.rdj")
@@ -51,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CommandError(f"cannot resume: {error}") from None
     session = TerminalSession(resumed.game, resumed.journal, color=not args.no_color,
-                              fake=fake)
+                              fake=fake, voice=args.voice)
     for warning in resumed.warnings:
         session.say(f"Warning: {warning}")
     game = resumed.game
@@ -60,4 +71,4 @@ def run(args: argparse.Namespace) -> int:
     if history:
         session.say("History: " + " ".join(history[-12:]) + (" ..." if len(history) > 12
                                                            else ""))
-    return session.run(board_spec=args.board, keep=keep)
+    return session.run(board_spec=args.board or "sim", keep=keep)

@@ -28,6 +28,7 @@ from companion.games.base import (
     PositionError,
     RulesBase,
     Step,
+    TooManyTurns,
     TurnBuilder,
 )
 
@@ -93,12 +94,13 @@ def game_of(text: str) -> GameRules[Any]:
         return get(head[0])
     except UnknownGameError:
         raise PositionError(
-            f"unknown game {head[0]!r} in the first field (games: {', '.join(names())})"
+            f"unknown game {head[0][:40]!r} in the first field (games: {', '.join(names())})"
         ) from None
 
 
 __all__ = [
     "BUILTIN", "Cell", "GameRules", "IllegalTurn", "Option", "OptionError", "Outcome", "Player",
-    "Position", "PositionError", "RulesBase", "Step", "TurnBuilder", "UnknownGameError",
+    "Position", "PositionError", "RulesBase", "Step", "TooManyTurns", "TurnBuilder",
+    "UnknownGameError",
     "game_of", "get", "names", "register", "unregister",
 ]

@@ -39,6 +39,25 @@ class IllegalTurn(ValueError):
     """A turn (or step) that is not legal here; the message names the bad part."""
 
 
+MAX_OPTION_TEXT = 100
+"""The longest value an option may be given (no option needs more than a few characters)."""
+
+
+class TooManyTurns(ValueError):
+    """A listing (turns, successors) went past the limit it was given; nothing more is
+    searched. The message says the limit."""
+
+    def __init__(self, limit: int, what: str = "legal turns") -> None:
+        super().__init__(f"more than {limit} {what} (the limit)")
+        self.limit = limit
+
+
+def check_count(count: int, limit: int | None, what: str = "legal turns") -> None:
+    """:class:`TooManyTurns` if ``count`` is past ``limit`` (``None``: no limit)."""
+    if limit is not None and count > limit:
+        raise TooManyTurns(limit, what)
+
+
 class OptionError(ValueError):
     """An unknown option, or a value the option does not allow."""
 
@@ -171,7 +190,8 @@ class GameRules(Protocol[P]):
         ...
 
     def turns(self, pos: P) -> Iterator[str]:
-        """Every legal turn text (canonical), each once; none when the game is over."""
+        """Every legal turn text (canonical), each once; none when the game is over.
+        Lazy: taking the first few works out little more than those."""
         ...
 
     def play(self, pos: P, turn: str) -> P:
@@ -182,8 +202,9 @@ class GameRules(Protocol[P]):
         """``turn`` written canonically, if legal in ``pos``; else :class:`IllegalTurn`."""
         ...
 
-    def successors(self, pos: P) -> frozenset[P]:
-        """Every distinct position one complete legal turn reaches."""
+    def successors(self, pos: P, *, limit: int | None = None) -> frozenset[P]:
+        """Every distinct position one complete legal turn reaches; with ``limit``,
+        :class:`TooManyTurns` as soon as there are more than that many."""
         ...
 
     def turns_to(self, pos: P, target: P) -> tuple[str, ...]:
@@ -260,13 +281,16 @@ class RulesBase(ABC, Generic[P]):
         if unknown:
             known = ", ".join(sorted(self.options)) or "none"
             raise OptionError(
-                f"{self.name}: unknown option {unknown[0]!r} (options: {known})")
+                f"{self.name}: unknown option {unknown[0][:40]!r} (options: {known})")
         values: dict[str, str] = {}
         for key, option in self.options.items():
             value = given.get(key, option.default)
             if value is None:
                 continue
             value = str(value).strip()
+            if len(value) > MAX_OPTION_TEXT:
+                raise OptionError(f"{self.name}: the value of {key} is {len(value)} characters "
+                                  f"long; at most {MAX_OPTION_TEXT}")
             if option.choices is not None and value not in option.choices:
                 raise OptionError(
                     f"{self.name}: {key}={value!r} is not allowed "
@@ -274,8 +298,12 @@ class RulesBase(ABC, Generic[P]):
             values[key] = value
         return values
 
-    def successors(self, pos: P) -> frozenset[P]:
-        return frozenset(self.play(pos, turn) for turn in self.turns(pos))
+    def successors(self, pos: P, *, limit: int | None = None) -> frozenset[P]:
+        found: set[P] = set()
+        for turn in self.turns(pos):
+            found.add(self.play(pos, turn))
+            check_count(len(found), limit, "positions")
+        return frozenset(found)
 
     def turns_to(self, pos: P, target: P) -> tuple[str, ...]:
         return tuple(sorted(turn for turn in self.turns(pos) if self.play(pos, turn) == target))

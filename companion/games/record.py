@@ -37,12 +37,12 @@ from typing import Any
 
 from companion.games import GameRules, IllegalTurn, OptionError, PositionError, get
 from companion.games.base import Position
-from companion.games.session import GameSession, ReplayError, Result, SessionError
+from companion.games.session import GameSession, Result, SessionError
 
 LOGGER = logging.getLogger(__name__)
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_ACTION = re.compile(r"^(\d+)\.\s+(\S+)\s+(.+?)\s*$")
+_ACTION = re.compile(r"^([0-9]{1,9})\.\s+(\S+)\s+(.+?)\s*$")
 TAG_ORDER = ("Game", "Options", "Start", "Event", "Site", "Date", "Round")
 
 
@@ -81,10 +81,10 @@ def parse_options(words: list[str] | str) -> dict[str, str]:
     for word in items:
         key, sep, value = word.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise OptionError(f"options are KEY=VALUE, not {word!r}")
+            raise OptionError(f"options are KEY=VALUE, not {word[:60]!r}")
         key = key.strip().lower()
         if key in options:
-            raise OptionError(f"option {key!r} is given twice")
+            raise OptionError(f"option {key[:40]!r} is given twice")
         options[key] = value.strip()
     return options
 
@@ -118,6 +118,7 @@ def write_record(session: GameSession, *, tags: Mapping[str, str] | None = None)
         if name:
             values[player.capitalize()] = name
     values.update(seating_tags(session))
+    values.update(table_tags(session))
     values.update(tags or {})
     result: Result | None = session.result
     values["Result"] = result.text if result is not None else "*"
@@ -129,6 +130,20 @@ def write_record(session: GameSession, *, tags: Mapping[str, str] | None = None)
     head = "\n".join(f'[{key} "{_escape(values[key])}"]' for key in order)
     body = "\n".join(_action_lines(session))
     return head + "\n\n" + body + ("\n" if body else "")
+
+
+def table_tags(session: GameSession) -> dict[str, str]:
+    """Who sat where and the hints, in a game against the companion: ``Seats``
+    (``white=person black=companion:3``), ``Hints`` (the limit) and ``HintsUsed``."""
+    table = session.table
+    seats = table.get("seats") if isinstance(table, dict) else None
+    if not isinstance(seats, dict) or not seats:
+        return {}
+    order = [str(name) for name in table.get("order") or seats]
+    return {"Seats": " ".join(f"{name}={seats.get(name)}" for name in order),
+            "Hints": str(table.get("hints", "unlimited")),
+            "HintsUsed": " ".join(f"{name}={session.hints_used.get(name, 0)}"
+                                  for name in order)}
 
 
 def seating_tags(session: GameSession) -> dict[str, str]:
@@ -191,17 +206,21 @@ def read_record(text: str) -> GameRecord:
         raise RecordError(f"[Game]: {error}") from None
     try:
         options = parse_options(tags.get("Options", ""))
-        start: Position = (rules.parse(tags["Start"]) if "Start" in tags
-                           else rules.start(**options))
-    except (PositionError, OptionError) as error:
-        raise RecordError(f"[{'Start' if 'Start' in tags else 'Options'}]: {error}") from None
+        start: Position = rules.start(**options)  # the options are checked either way
+    except OptionError as error:
+        raise RecordError(f"[Options]: {error}") from None
+    if "Start" in tags:
+        try:
+            start = rules.parse(tags["Start"])
+        except PositionError as error:
+            raise RecordError(f"[Start]: {error}") from None
     names = {player: tags[player.capitalize()] for player in rules.players
              if player.capitalize() in tags}
     session = GameSession(rules, start, options=options, names=names)
     for number, side, action in actions:
         try:
             _replay(session, side, action)
-        except (IllegalTurn, SessionError, ReplayError) as error:
+        except (IllegalTurn, SessionError) as error:
             raise RecordError(f"line {number}: {side} {action}: {error}") from None
     _check_tags(tags, session)
     return GameRecord(tags, session)
@@ -220,7 +239,7 @@ def _replay(session: GameSession, side: str, action: str) -> None:
     elif words == ["declines", "the", "draw"]:
         session.decline_draw(side)
     elif words == ["runs", "out", "of", "time"]:
-        session.apply_record({"do": "flag", "player": side})
+        session.flag(side)
     elif len(words) == 2 and words[0] == "claims":
         _check_side(session, side)
         session.claim(words[1])
@@ -252,6 +271,9 @@ def _check_tags(tags: Mapping[str, str], session: GameSession) -> None:
             raise RecordError(f"[Final] says {final!r} but the turns lead to "
                               f"{session.position.text()!r}")
     result = tags.get("Result")
+    if result == "*" and session.result is not None:
+        raise RecordError(f"[Result] says '*' (not over) but the actions end the game: "
+                          f"{session.result.text} ({session.result.reason})")
     if result is not None and result != "*":
         replayed = session.result
         if replayed is None:

@@ -3,7 +3,7 @@
 The session is the one place that changes a game in progress. It holds the
 positions reached (immutable, so undo is one step back in a list), checks
 every turn with the game's rules before applying it, records every committed
-action to a :class:`~companion.game.Recorder` (the crash-safe journal) before
+action to a :class:`~companion.journal.JournalWriter` (the crash-safe journal) before
 telling anyone, runs the clock, and sends frozen events to its listeners.
 
 It knows nothing of any particular game: everything goes through the
@@ -30,8 +30,8 @@ import chess
 
 from companion.clock import Clock, ClockSettings
 from companion.events import ClockTick, Flagged, Redone, Undone
-from companion.game import Recorder
-from companion.games.base import GameRules, IllegalTurn, Outcome, Player, Position
+from companion.games.base import GameRules, Outcome, Player, Position
+from companion.journal import JournalWriter
 
 LOGGER = logging.getLogger(__name__)
 
@@ -41,10 +41,6 @@ JOURNAL_GAME_VERSION = 1
 
 class SessionError(ValueError):
     """An action the session refuses (game over, nothing to undo...); the message says why."""
-
-
-class ReplayError(ValueError):
-    """A recorded action that cannot be replayed; the message names it."""
 
 
 # ----------------------------------------------------------------------
@@ -129,12 +125,18 @@ class GameSession:
                  names: Mapping[Player, str] | None = None,
                  clock: ClockSettings | None = None,
                  now: Callable[[], float] | None = None,
-                 journal: Recorder | None = None) -> None:
+                 journal: JournalWriter | None = None,
+                 table: Mapping[str, Any] | None = None) -> None:
         import time
 
         self.rules = rules
         self.options: dict[str, str] = dict(options or {})
         self.names: dict[Player, str] = dict(names or {})
+        self.table: dict[str, Any] = dict(table or {})
+        """Who sits where and the hint limit, as :mod:`companion.table.seats` writes them
+        (empty: two persons); kept in the journal's header."""
+        self.hints_used: dict[str, int] = {}
+        """Hints given to each seat so far (journaled, so a resumed game keeps them)."""
         self._start = start
         self._history: list[_Entry] = []
         self._redo: list[_Entry] = []
@@ -144,7 +146,7 @@ class GameSession:
         self._replaying = False
         self._now = now or time.monotonic
         self.clock = Clock(clock, self._now) if clock is not None else None
-        self._journal: Recorder | None = None
+        self._journal: JournalWriter | None = None
         self._check_start()
         if self.clock is not None and self.rules.outcome(start) is None:
             self.clock.start(self._slot(start.to_move))
@@ -241,7 +243,8 @@ class GameSession:
         return {"format": JOURNAL_GAME_FORMAT, "version": JOURNAL_GAME_VERSION,
                 "game": self.rules.name, "options": dict(self.options),
                 "start": self._start.text(), "names": dict(self.names),
-                "clock": self.clock.settings.to_dict() if self.clock is not None else None}
+                "clock": self.clock.settings.to_dict() if self.clock is not None else None,
+                **({"table": dict(self.table)} if self.table else {})}
 
     # ------------------------------------------------------------------
     # Listening
@@ -262,7 +265,7 @@ class GameSession:
             for listener in list(self._listeners):
                 listener(event)
 
-    def attach_journal(self, journal: Recorder | None) -> None:
+    def attach_journal(self, journal: JournalWriter | None) -> None:
         self._journal = journal
 
     @contextmanager
@@ -396,6 +399,13 @@ class GameSession:
         self._after([Redone(f"{entry.player}: {entry.text}")])
         return entry.text
 
+    def note_hint(self, seat: str) -> None:
+        """Count a hint given to ``seat`` (journaled; it changes nothing in the game and is
+        never taken back)."""
+        self._ensure_playing()
+        self._record({"do": "hint", "player": seat})
+        self.hints_used[seat] = self.hints_used.get(seat, 0) + 1
+
     def offer_draw(self, player: Player | None = None) -> None:
         """``player`` (default: the side to move) offers a draw."""
         self._ensure_playing()
@@ -460,10 +470,19 @@ class GameSession:
         flagged = self.clock.flagged()
         if flagged is None:
             return
-        loser = self.rules.players[0] if flagged == chess.WHITE else self.rules.players[1]
+        self.flag(self.rules.players[0] if flagged == chess.WHITE else self.rules.players[1])
+
+    def flag(self, loser: Player) -> None:
+        """``loser`` ran out of time (the clock here finds that itself; a journal or a
+        record being replayed says so); :class:`SessionError` once the game is over."""
+        if self._ended is not None:
+            raise SessionError(f"the game is over already ({self._ended.reason})")
+        winner = self.opponent(loser)
         self._record({"do": "flag", "player": loser})
-        self._ended = Result(self.opponent(loser), f"{loser}'s time ran out", "time")
-        self.clock.stop()
+        self._ended = Result(winner, f"{loser}'s time ran out", "time")
+        if self.clock is not None:
+            self.clock.stop()
+        flagged = chess.WHITE if loser == self.rules.players[0] else chess.BLACK
         self._emit([Flagged(flagged), GameEnded(self._ended.text, self._ended.reason)])
 
     def tick(self) -> None:
@@ -483,48 +502,6 @@ class GameSession:
         if self.clock is not None and not self.is_over:
             self.clock.resume()
             self._record({"do": "continue"})
-
-    # ------------------------------------------------------------------
-    # Replaying a journal
-
-    def apply_record(self, entry: Mapping[str, Any]) -> None:
-        """Apply one journal entry (resume); :class:`ReplayError` if it does not fit."""
-        action = entry.get("do")
-        try:
-            if action == "turn":
-                self.play(str(entry["turn"]))
-            elif action == "claim":
-                self.claim(str(entry["claim"]))
-            elif action == "undo":
-                self.undo()
-            elif action == "redo":
-                self.redo()
-            elif action == "offer":
-                self.offer_draw(str(entry["player"]))
-            elif action == "accept":
-                self.accept_draw(str(entry["player"]))
-            elif action == "decline":
-                self.decline_draw(str(entry["player"]))
-            elif action == "resign":
-                self.resign(str(entry["player"]))
-            elif action == "flag":
-                loser = str(entry["player"])
-                self._ended = Result(self.opponent(loser), f"{loser}'s time ran out", "time")
-                if self.clock is not None:
-                    self.clock.stop()
-            elif action == "pause":
-                if self.clock is not None:
-                    self.clock.pause()
-            elif action == "continue":
-                if self.clock is not None:
-                    self.clock.resume()
-            else:
-                raise ReplayError(f"unknown action {action!r}")
-        except (IllegalTurn, SessionError, KeyError, TypeError) as error:
-            raise ReplayError(f"{action!r}: {error}") from None
-        clock = entry.get("clock")
-        if self.clock is not None and isinstance(clock, dict) and not self.is_over:
-            self.clock.restore(clock, running=True)
 
     def __repr__(self) -> str:
         return (f"GameSession({self.rules.name}, {self.position.text()!r}, "

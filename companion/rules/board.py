@@ -17,7 +17,7 @@ import dataclasses
 import enum
 import logging
 from collections.abc import Hashable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import chess
 import chess.variant
@@ -49,9 +49,6 @@ from companion.rules.letters import (
 )
 from companion.rules.outcome import Outcome, Termination
 from companion.rules.rfen import STARTING_RFEN, format_rfen, parse_rfen
-
-if TYPE_CHECKING:
-    from companion.rules.verdict import MateVerdict
 
 LOGGER = logging.getLogger(__name__)
 
@@ -1011,12 +1008,6 @@ class RaindropBoard(chess.Board):
 
     def is_game_over(self, *, claim_draw: bool = False) -> bool:
         return self.outcome(claim_draw=claim_draw) is not None
-
-    def mate_verdict(self) -> MateVerdict:
-        """The answer to "is this checkmate?", with its reasons (see :mod:`.verdict`)."""
-        from companion.rules.verdict import mate_verdict
-
-        return mate_verdict(self)
 
     # ------------------------------------------------------------------
     # Identity, copies

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import chess
 
+from companion.limits import LimitError, parse_count
 from companion.rules.letters import BLUE_ORDER
 
 FailedRescue = Literal["lose", "return"]
@@ -106,7 +107,11 @@ class HouseRules:
         """Rules from ``"key=value,key=value"`` (the CLI's ``--rules``)."""
         values: dict[str, Any] = {}
         fields = {field.name: field for field in dataclasses.fields(cls)}
-        for item in filter(None, (part.strip() for part in text.split(","))):
+        items = [part.strip() for part in text.split(",")] if text.strip() else []
+        for item in items:
+            if not item:
+                raise HouseRulesError(f"an empty item in --rules {text[:60]!r} (write "
+                                      f"key=value,key=value)")
             key, sep, raw = item.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
@@ -134,7 +139,8 @@ def _convert(key: str, raw: str, kind: type) -> Any:
         raise HouseRulesError(f"{key} must be true or false, not {raw!r}")
     if kind is int:
         try:
-            return int(raw)
-        except ValueError:
-            raise HouseRulesError(f"{key} must be a number, not {raw!r}") from None
+            return parse_count(raw, key)
+        except LimitError:
+            raise HouseRulesError(f"{key} must be a number (digits 0-9), not "
+                                  f"{raw[:20]!r}") from None
     return raw

@@ -12,6 +12,7 @@ import dataclasses
 
 import chess
 
+from companion.limits import MAX_DIGITS, LimitError, parse_count
 from companion.rules.errors import RfenError
 from companion.rules.letters import (
     BLUE_ORDER,
@@ -109,19 +110,15 @@ def parse_rfen(rfen: str) -> RfenFields:
                                        f"but it is {chess.COLOR_NAMES[turn]}'s turn")
 
     try:
-        halfmove = int(halfmove_part)
-        if halfmove < 0:
-            raise ValueError
-    except ValueError:
-        raise RfenError("halfmove", f"expected a number of at least 0, got {halfmove_part!r}")\
-            from None
+        halfmove = parse_count(halfmove_part, "the halfmove clock")
+    except LimitError:
+        raise RfenError("halfmove", f"expected a number of at least 0 (at most {MAX_DIGITS} "
+                                    f"digits 0-9), got {halfmove_part[:20]!r}") from None
     try:
-        fullmove = int(fullmove_part)
-        if fullmove < 1:
-            raise ValueError
-    except ValueError:
-        raise RfenError("fullmove", f"expected a number of at least 1, got {fullmove_part!r}")\
-            from None
+        fullmove = parse_count(fullmove_part, "the move number", low=1)
+    except LimitError:
+        raise RfenError("fullmove", f"expected a number of at least 1 (at most {MAX_DIGITS} "
+                                    f"digits 0-9), got {fullmove_part[:20]!r}") from None
 
     return RfenFields(
         placement=placement,

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import chess
 
+from companion.rules.board import RaindropBoard
 from companion.rules.letters import JOKER, card_name, parse_card_letter
-
-if TYPE_CHECKING:
-    from companion.rules.board import RaindropBoard
 
 CONDITION_NAMES = (
     "the king is attacked",

@@ -19,6 +19,7 @@ from companion.sensors.source import LedHint
 LOGGER = logging.getLogger(__name__)
 
 # LED colours for the game's hints (a square in several sets takes the first).
+TURN_COLOR = "C"
 FIX_COLOR = "R"
 TARGET_COLOR = "G"
 LAST_MOVE_COLOR = "B"
@@ -166,10 +167,13 @@ class DeviceFrameDecoder:
 
 
 def led_pattern(hint: LedHint) -> str:
-    """The 64-square LED pattern for a hint: fix red, targets green, last move blue."""
+    """The 64-square LED pattern for a hint: the companion's turn to make cyan, fix red,
+    targets green, last move blue."""
     chars = []
     for square in chess.SQUARES:
-        if square in hint.fix:
+        if square in hint.turn:
+            chars.append(TURN_COLOR)
+        elif square in hint.fix:
             chars.append(FIX_COLOR)
         elif square in hint.targets:
             chars.append(TARGET_COLOR)

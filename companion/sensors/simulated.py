@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 
 import chess
 
+from companion.limits import is_digits
 from companion.sensors.snapshot import TRAIL_LIMIT, BoardSnapshot, Glimpse, PieceColor
 from companion.sensors.source import (
     BoardSourceError,
@@ -478,7 +479,8 @@ class SimulatedBoard:
 
     def render(self) -> str:
         """The board as text: pieces by letter (``~`` after a blue piece), ``*`` a lit
-        target square, ``!`` a square to fix, ``'`` the last move; then the hand."""
+        target square, ``!`` a square to fix, ``'`` the last move, ``^`` a square of the
+        companion's turn to make; then the hand."""
         lines = []
         for rank in range(7, -1, -1):
             cells = []
@@ -487,7 +489,9 @@ class SimulatedBoard:
                 piece = self.squares.get(square)
                 bit = chess.BB_SQUARES[square]
                 mark = " "
-                if self.hint.fix & bit:
+                if self.hint.turn & bit:
+                    mark = "^"
+                elif self.hint.fix & bit:
                     mark = "!"
                 elif self.hint.targets & bit:
                     mark = "*"
@@ -643,7 +647,7 @@ def _cmd_bounce(board: SimulatedBoard, args: list[str]) -> str:
     _need(args, 1, 2, "bounce SQ [N]")
     times = 2
     if len(args) == 2:
-        if not args[1].isdigit() or not 0 < int(args[1]) <= 20:
+        if not is_digits(args[1]) or not 0 < int(args[1]) <= 20:
             raise SimulationError("N must be a number from 1 to 20")
         times = int(args[1])
     board.bounce(_square(args[0]), times)

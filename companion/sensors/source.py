@@ -1,7 +1,10 @@
-"""The interface every physical-board source implements, and how one is opened.
+"""The interface every physical-board source implements, how one is opened, and the
+wrapper that runs a source's callbacks on its owner's thread.
 
 Sources outside the core (the camera reader in ``vision``) register a factory
-under the ``raindrop.boards`` entry-point group, so the core never imports them.
+under the ``raindrop.boards`` entry-point group (chess boards) or
+``raindrop.stone_boards`` (grid readers for the stone games), so the core never
+imports them.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from importlib import metadata
-from typing import Protocol
+from typing import Any, Protocol
 
 import chess
 
@@ -38,12 +41,14 @@ class LedHint:
 
     ``targets``: legal squares for a pending card or a lifted piece;
     ``fix``: squares the players must put right; ``last_move``: the squares of
-    the last committed action.
+    the last committed action; ``turn``: the squares of a turn the players are to make
+    for the companion (its from and to squares, or where its card goes).
     """
 
     targets: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
     fix: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
     last_move: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
+    turn: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
 
 
 SnapshotCallback = Callable[[BoardSnapshot], None]
@@ -76,19 +81,68 @@ _BUILTIN = {
 }
 
 
-def _load(target: str) -> BoardFactory:
-    module_name, _, attr = target.partition(":")
-    module = __import__(module_name, fromlist=[attr])
-    factory: BoardFactory = getattr(module, attr)
-    return factory
-
-
 def available_sources() -> dict[str, str]:
     """Names of the board sources that can be opened, with their factories."""
     sources = dict(_BUILTIN)
     for entry in metadata.entry_points(group="raindrop.boards"):
         sources.setdefault(entry.name, entry.value)
     return sources
+
+
+STONE_BOARDS = "raindrop.stone_boards"
+"""The entry-point group of the stone games' grid readers (the camera's: ``camera``)."""
+
+
+def available_stone_sources() -> dict[str, str]:
+    """Names of the grid readers a stone game can follow, with their factories."""
+    return {entry.name: entry.value for entry in metadata.entry_points(group=STONE_BOARDS)}
+
+
+def load_factory(target: str) -> Callable[..., Any]:
+    """The factory an entry point names (``module:attribute``); ``ImportError`` when a
+    dependency of its module is missing."""
+    module_name, _, attr = target.partition(":")
+    module = __import__(module_name, fromlist=[attr])
+    factory: Callable[..., Any] = getattr(module, attr)
+    return factory
+
+
+class PostedSource:
+    """A board source whose callbacks run where ``post`` puts them: on the terminal's
+    loop (a queue), on the app's UI thread (``Clock.schedule_once``). ``post`` takes a
+    call without arguments and runs it later on the owner's thread. Works for any
+    source (chess snapshots or stone grids); ``show`` and ``keep_position`` are passed
+    on where the source has them."""
+
+    def __init__(self, source: Any, post: Callable[[Callable[[], None]], None]) -> None:
+        self.source = source
+        self.name: str = getattr(source, "name", "board")
+        self._post = post
+
+    def start(self, on_snapshot: Callable[[Any], None],
+              on_status: Callable[[SourceStatus], None]) -> None:
+        post = self._post
+
+        def snapshot(item: Any) -> None:
+            post(lambda: on_snapshot(item))
+
+        def status(item: SourceStatus) -> None:
+            post(lambda: on_status(item))
+
+        self.source.start(snapshot, status)
+
+    def show(self, hint: LedHint) -> None:
+        show = getattr(self.source, "show", None)
+        if show is not None:
+            show(hint)
+
+    def stop(self) -> None:
+        self.source.stop()
+
+    def keep_position(self, snapshot: Any, board_fen: str, blue: Any = ()) -> Any:
+        """Passed on to a source that keeps what it saw (the camera), else nothing."""
+        keep = getattr(self.source, "keep_position", None)
+        return None if keep is None else keep(snapshot, board_fen, blue)
 
 
 def open_board_source(spec: str) -> BoardSource:
@@ -103,7 +157,7 @@ def open_board_source(spec: str) -> BoardSource:
         known = ", ".join(sorted(sources))
         raise BoardSourceError(f"unknown board {name!r}; known boards: {known}")
     try:
-        factory = _load(sources[name])
+        factory: BoardFactory = load_factory(sources[name])
     except ImportError as error:
         raise BoardSourceError(
             f"the {name!r} board needs a missing dependency ({error.name}); "

@@ -54,6 +54,21 @@ class SyncError(ValueError):
     """A request to :class:`BoardSync` that cannot be honoured (e.g. no open question)."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Lead:
+    """The game leads the board (the companion's turn): nothing on the board is played;
+    the board is only compared with the game's position and guided towards it."""
+
+    note: str
+    """What the players are told (``"Black: knight g8 to f6."``, ``"Black is thinking"``)."""
+    squares: chess.SquareSet = dataclasses.field(default_factory=chess.SquareSet)
+    """Squares of the turn to make, lit in the companion's colour."""
+    until_in_sync: bool = True
+    """``True``: the game is ahead and the lead ends once the board shows it (a turn to
+    make). ``False``: a hold (the companion is thinking): the board should stay as the
+    game is, until :meth:`BoardSync.release`."""
+
+
 class SyncGame(GameView, Protocol):
     """The parts of :class:`companion.game.Game` that :class:`BoardSync` uses."""
 
@@ -128,6 +143,7 @@ class BoardSync:
         self._choices: tuple[Choice, ...] = ()
         self._choices_generation = -1
         self._committing = False
+        self._lead: Lead | None = None
         self._mirror = BoardMirror(game)
         self._unsubscribe = game.subscribe(self._on_event)
 
@@ -151,6 +167,25 @@ class BoardSync:
     def close(self) -> None:
         """Stop listening to the game."""
         self._unsubscribe()
+
+    @property
+    def leading(self) -> Lead | None:
+        """The lead in force, if any (see :meth:`lead`)."""
+        return self._lead
+
+    def lead(self, lead: Lead) -> None:
+        """Let the game lead the board: until the board shows the game's position (or,
+        for a hold, until :meth:`release`), nothing seen on it is played, taken back or
+        asked about; every board is compared with the game's and guided towards it, the
+        lead's note first. Decide again (:meth:`refresh`) to hear the guidance now."""
+        self._lead = lead
+        self._generation += 1
+
+    def release(self) -> None:
+        """End the lead: the board is followed as usual again."""
+        if self._lead is not None:
+            self._lead = None
+            self._generation += 1
 
     def update(self, snapshot: BoardSnapshot) -> SyncResult:
         """Decide what a settled snapshot means; commit the action if it is certain.
@@ -307,6 +342,8 @@ class BoardSync:
     # Deciding
 
     def _decide(self, pos: Position, mask: int, colours: Colours | None) -> SyncResult:
+        if self._lead is not None:
+            return self._led(pos, mask, colours, self._lead)
         if mask == pos.mask and (colours is None or colours == pos.colours):
             if colours is None and self._trail.changed and pos.last_move is not None:
                 question = self._captured_elsewhere(pos, mask)
@@ -361,6 +398,29 @@ class BoardSync:
         if illegal is not None:
             return illegal
         return self._mismatch(pos, mask, colours)
+
+    def _led(self, pos: Position, mask: int, colours: Colours | None, lead: Lead
+             ) -> SyncResult:
+        """The game leads (:meth:`lead`): the board shows the game's position, or is
+        guided towards it."""
+        last = _move_squares(pos.last_move)
+        if mask == pos.mask and (colours is None or colours == pos.colours):
+            if not lead.until_in_sync:
+                return SyncResult(SyncKind.IN_SYNC, lead.note,
+                                  led=LedHint(turn=lead.squares, last_move=last))
+            self._lead = None
+            self._reset_pending = True   # the next action starts from this board
+            self._generation += 1
+            after = self._in_sync(pos)
+            return dataclasses.replace(after, message=f"The board shows it. {after.message}")
+        fixes = fixes_towards(pos.board, pos.colours, mask, colours,
+                              back=not lead.until_in_sync)
+        what = "On the board" if lead.until_in_sync else "Put the board back as it was"
+        message = f"{lead.note} " + sentence([f"{what}: " + "; ".join(f.text for f in fixes)])
+        return SyncResult(SyncKind.MISMATCH, message.strip(),
+                          led=LedHint(turn=lead.squares, fix=_fix_squares(fixes),
+                                      last_move=last),
+                          fixes=fixes)
 
     def _pair_fits(self, pos: Position, first: Expected, second: Expected,
                    colours: Colours | None) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import chess
 
@@ -25,7 +25,7 @@ from companion import events
 from companion.events import GameEvent
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import BoardSource, SourceStatus
-from companion.sync.board_sync import BoardSync, SyncGame
+from companion.sync.board_sync import BoardSync, Lead, SyncGame
 from companion.sync.result import SyncKind, SyncResult
 
 LOGGER = logging.getLogger(__name__)
@@ -101,6 +101,30 @@ class PhysicalBoardSession:
         with self._lock:
             return self._report(self.sync.refresh())
 
+    def lead(self, note: str, squares: Iterable[str | int] = ()) -> SyncResult:
+        """The companion played a turn the board does not show yet: guide the players
+        until it does (``note`` first, ``squares``, names or numbers, lit in the
+        companion's colour); what they set up meanwhile is never played (see
+        :meth:`BoardSync.lead`)."""
+        lit = chess.SquareSet(chess.parse_square(s) if isinstance(s, str) else s
+                              for s in squares)
+        with self._lock:
+            self.sync.lead(Lead(note, lit))
+            return self._report(self.sync.refresh())
+
+    def hold(self, note: str) -> SyncResult:
+        """The companion is thinking: the board should stay as the game is; nothing set
+        up on it is played. The hold ends when the game changes, or at :meth:`release`."""
+        with self._lock:
+            self.sync.lead(Lead(note, until_in_sync=False))
+            return self._report(self.sync.refresh())
+
+    def release(self) -> SyncResult:
+        """End a lead or a hold: the board is followed as usual again."""
+        with self._lock:
+            self.sync.release()
+            return self._report(self.sync.refresh())
+
     def _on_snapshot(self, snapshot: BoardSnapshot) -> None:
         with self._lock:
             previous = self.sync.last_result
@@ -120,6 +144,10 @@ class PhysicalBoardSession:
                 or self.sync.committing:
             return
         with self._lock:
+            lead = self.sync.leading
+            if lead is not None and not lead.until_in_sync:
+                self.sync.release()   # a hold ends with the change: whoever held leads next
+                return
             if self.sync.snapshot is not None:
                 self._report(self.sync.refresh())
 

@@ -112,7 +112,7 @@ Verdict = TurnSeen | TurnsFit | TurnUnfinished | BoardMismatch | BoardUnchanged
 # Grid layout: cell names <-> rows of a picture
 
 
-_CELL = re.compile(r"([a-z]+)(\d+)")
+_CELL = re.compile(r"([a-z]+)([0-9]+)")
 
 
 def _column_index(letters: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,9 @@ from ui.app import RaindropApp
 from ui.demo import flip_button, promotion_choice
 from ui.options import NewGame
 
+DRAW_EVERY_FRAME = os.environ.get("RAINDROP_FULL") == "1"
+"""Draw the window on every frame a test lets pass (by default: once after each test)."""
+
 
 def full_deck(top: str, color: chess.Color, rules: HouseRules | None = None) -> list[str]:
     """A full deck under ``rules`` whose top cards are ``top`` (the rest in the usual order)."""
@@ -35,14 +39,21 @@ class Driver:
 
     def __init__(self, app: RaindropApp) -> None:
         self.app = app
+        self._skip_drawing = False
 
     @classmethod
     def start(cls) -> Driver:
         app = RaindropApp(board="screen")
         app._run_prepare()
         driver = cls(app)
+        Window.bind(on_draw=driver._skip, on_flip=driver._skip)
         driver.pump(6)
+        driver.draw()
         return driver
+
+    def _skip(self, *_args: Any) -> bool:
+        """True (the window is not drawn) on the frames :meth:`pump` lets pass."""
+        return self._skip_drawing
 
     def close(self) -> None:
         self.app.stop()
@@ -66,9 +77,23 @@ class Driver:
     # Frames ----------------------------------------------------------------
 
     def pump(self, frames: int = 4) -> None:
-        """Let ``frames`` frames pass (clock events, triggers, drawing)."""
-        for _ in range(frames):
-            EventLoop.idle()
+        """Let ``frames`` frames pass: clock events, input, triggers, layout, textures.
+
+        The window is not drawn on them: software GL draws every pixel of a frame on the
+        CPU (four fifths of these tests' time) and no test reads pixels. :meth:`draw`
+        draws it, after every test (``conftest.driver``); ``RAINDROP_FULL=1`` draws every
+        frame."""
+        self._skip_drawing = not DRAW_EVERY_FRAME
+        try:
+            for _ in range(frames):
+                EventLoop.idle()
+        finally:
+            self._skip_drawing = False
+
+    def draw(self) -> None:
+        """One frame, the window drawn as it stands."""
+        self._skip_drawing = False
+        EventLoop.idle()
 
     # Games ------------------------------------------------------------------
 

@@ -4,7 +4,9 @@ Kivy's environment is set before Kivy is first imported. ``KIVY_LOG_MODE=PYTHON`
 keeps Kivy from taking over the root logger and ``sys.stderr`` (every test worker
 collects these files, so nothing here may disturb other packages' tests). The app
 and its window are made on first use, one per test process; every test gets its
-own data and config folders.
+own data and config folders. Frames pass without being drawn (software GL is most of
+the cost and no test reads pixels); the window is drawn once after each test, and on
+every frame with ``RAINDROP_FULL=1``.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from ui_window import TEST_WINDOW
 
 if TYPE_CHECKING:
     from app_driver import Driver
 
-TEST_WINDOW = (960, 600)  # smaller than a tablet: software GL draws every pixel
 
 
 @pytest.fixture(scope="session")
@@ -52,4 +54,5 @@ def driver(_driver: Driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("RAINDROP_CONFIG_DIR", str(tmp_path / "config"))
     _driver.reset()
     yield _driver
+    _driver.draw()  # the screen the test left, drawn (pumped frames are not: app_driver)
     _driver.reset()

@@ -44,21 +44,43 @@ def shelf_card(driver: Any, name: str) -> Any:
     return card
 
 
+def at_rest(driver: Any, widget: Any) -> None:
+    """Let frames pass until ``widget`` stays where it is on the window (a list still
+    settling after a scroll moves it from under the finger); at most ``SLOW_TAP`` s."""
+    deadline = time.monotonic() + SLOW_TAP
+    last = widget.to_window(*widget.center)
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        driver.pump(1)
+        now = widget.to_window(*widget.center)
+        if now == last:
+            return
+        last = now
+
+
 def tap_in_list(driver: Any, widget: Any, wait: float = 0.3,
                 until: Callable[[], bool] | None = None) -> None:
     """Tap a widget inside a ScrollView: the list passes the release on to it 0.2 s
     later (real time), after deciding the touch was not a scroll; ``wait`` seconds
     are given for that, or, with ``until``, frames pass until it holds (at most
-    ``SLOW_TAP`` seconds: a loaded machine may take a while)."""
+    ``SLOW_TAP`` seconds: a loaded machine may take a while), the tap made again each
+    second it does not (as a finger would)."""
+    at_rest(driver, widget)
     touch.tap(widget)
     if until is None:
         time.sleep(wait)
         driver.pump(4)
         return
-    deadline = time.monotonic() + max(wait, SLOW_TAP)
+    start = time.monotonic()
+    deadline = start + max(wait, SLOW_TAP)
+    again = start + max(wait, 1.0)
     while not until() and time.monotonic() < deadline:
         time.sleep(0.05)
         driver.pump(1)
+        if not until() and time.monotonic() > again:
+            at_rest(driver, widget)
+            touch.tap(widget)
+            again = time.monotonic() + 1.0
     driver.pump(2)
 
 

@@ -63,9 +63,9 @@ def test_the_sensed_sheet_turned_to_black_shows_the_board_as_black_sees_it(
 
 
 def test_phone_coordinates_are_at_least_14_sp_in_the_margin(driver: Driver) -> None:
-    from conftest import TEST_WINDOW
     from kivy.core.window import Window
     from kivy.metrics import sp
+    from ui_window import TEST_WINDOW
 
     Window.size = (412, 800)
     try:

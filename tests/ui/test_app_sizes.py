@@ -23,8 +23,8 @@ if not os.environ.get("RAINDROP_FULL"):
 
 @pytest.fixture
 def sized(driver: Driver, request: pytest.FixtureRequest) -> Iterator[Driver]:
-    from conftest import TEST_WINDOW
     from kivy.core.window import Window
+    from ui_window import TEST_WINDOW
 
     Window.size = request.param
     driver.pump(4)

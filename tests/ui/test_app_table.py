@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.table import format_clock, moves_text
+from ui.table_words import format_clock, moves_text
 
 
 def test_moves_text_numbers_pairs_and_keeps_each_pair_on_one_line() -> None:
@@ -60,7 +60,7 @@ def _game(white: str, black: str) -> object:
 
 
 def test_plain_words_drop_rule_codes_and_make_plurals_agree() -> None:
-    from ui.table import plain
+    from ui.table_words import plain
 
     assert plain("Black has lost (failed rescue, R7).") == "Black has lost (failed rescue)."
     assert plain("Take the pawn back (R12) now") == "Take the pawn back now"
@@ -92,7 +92,7 @@ def test_an_undone_placement_keeps_its_card_on_show() -> None:
 def test_review_frames_step_through_the_game_without_changing_it() -> None:
     import chess
 
-    from ui.table import review_frames
+    from ui.table_view import review_frames
 
     game = _game("KN", "kq")
     for text in ("K@e1", "k@h8", "N@f7"):
@@ -128,7 +128,8 @@ def test_the_ending_names_the_deciding_card_and_the_verdicts_reasons() -> None:
 def test_captured_pieces_and_material_follow_the_board_through_undo() -> None:
     import chess
 
-    from ui.table import Table, captured_pieces
+    from ui.table import Table
+    from ui.table_view import captured_pieces
 
     game = _game("KQ", "kn")
     for text in ("K@e1", "k@h8"):
@@ -163,7 +164,7 @@ def test_captured_pieces_agree_with_the_games_capture_events() -> None:
     from companion import events
     from companion.game import Game
     from companion.rules import HouseRules
-    from ui.table import captured_pieces
+    from ui.table_view import captured_pieces
 
     games = 40 if os.environ.get("RAINDROP_FULL") else 8
     rules = HouseRules(jokers_per_deck=2, joker_effect="remove_piece")

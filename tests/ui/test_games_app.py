@@ -448,9 +448,9 @@ def test_the_games_screens_fit_touch_and_text_rules(driver: Driver, size: Any) -
     """48 dp targets that do not overlap, 14 sp texts that fit (tests/ui/layout_check.py):
     the shelf, the new-game screen with its clock row, and Crumble mid-play with a clock,
     a piece's cuts offered as buttons."""
-    from conftest import TEST_WINDOW
     from kivy.core.window import Window
     from layout_check import problems
+    from ui_window import TEST_WINDOW
 
     def check(root: Any, what: str) -> None:
         driver.pump(4)

@@ -1,6 +1,6 @@
 """The app follows a stone game through the camera (ui.games.sensing): a new game with
 ``board: camera`` whose camera is a fake one playing rendered frames of the game (a
-hand placing every turn, vision.stone_scenes) through the real grid reader; the app
+hand placing every turn, lab.stone_scenes) through the real grid reader; the app
 commits each turn. And the question when two turns fit, and the guidance in words."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def new_game(driver: Driver, name: str, options: dict[str, str], board: str) -> 
     row = find_button(setup.ids.options, option_key="board")
     setup.ids.options.parent.scroll_to(row, padding=0, animate=False)
     driver.pump(3)
-    tap_in_list(driver, find_button(row, text=board))
+    tap_in_list(driver, find_button(row, text=board), until=lambda: setup.board == board)
     assert setup.board == board
     driver.tap(setup.ids.start)
     assert app.root.current == "games_play", setup.problem
@@ -59,9 +59,9 @@ def _places(layout: GridLayout, cells: dict[str, str]) -> dict[tuple[int, int], 
 
 def fake_camera(turns: tuple[str, ...], seed: int) -> Any:
     """A camera grid reader whose camera plays rendered frames of Dropper 9 x 9."""
+    from lab.stone_scenes import game_video, random_stone_scene
     from vision.grid import GridSpec
     from vision.grid_reader import CameraGridReader
-    from vision.stone_scenes import game_video, random_stone_scene
 
     rules: Any = games.get("dropper")
     pos = rules.start(size="9")

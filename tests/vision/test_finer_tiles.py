@@ -69,17 +69,17 @@ def test_mirrored_flips_finer_tiles_across_the_lean() -> None:
 
 def test_input_width_agrees_with_onnx_on_every_shipped_network() -> None:
     onnx = pytest.importorskip("onnx")
-    names = [entry.name for entry in resources.files("vision").iterdir()
+    names = [entry.name for entry in resources.files("vision.models").iterdir()
              if entry.name.endswith(".onnx")]
     assert len(names) >= 4
     for name in names:
-        data = resources.files("vision").joinpath(name).read_bytes()
+        data = resources.files("vision.models").joinpath(name).read_bytes()
         dims = onnx.load_from_string(data).graph.input[0].type.tensor_type.shape.dim
         assert input_width(data) == dims[-1].dim_value, name
 
 
 def test_input_width_refuses_a_cut_or_foreign_file() -> None:
-    data = resources.files("vision").joinpath("occupancy.onnx").read_bytes()
+    data = resources.files("vision.models").joinpath("occupancy.onnx").read_bytes()
     for bad in (data[:40], b"\x3a\x05abc", b"\x07"):
         with pytest.raises(SquareNetError):
             input_width(bad)
@@ -90,7 +90,7 @@ def _mean_net(scale: int) -> bytes:
     mean of the tile's values times 1, 2, 3, 4."""
     from onnx import helper, numpy_helper
 
-    from vision.net_fitting import model_bytes
+    from lab.net_fitting import model_bytes
 
     high, wide = tile_shape(scale)
     width = high * wide * 3 + 3
@@ -104,12 +104,12 @@ def _mean_net(scale: int) -> bytes:
 
 def test_the_reader_gives_a_finer_network_its_finer_tiles(tmp_path: Path) -> None:
     pytest.importorskip("onnx")
-    from vision import squares
+    from vision import net_reading, sampling
 
     scene = random_scene(np.random.default_rng(8))
     geometry = scene.geometry()
-    sampler = squares.make_sampler(CONFIG, geometry)
-    tiles = squares.board_tiles(CONFIG, sampler, warp(CONFIG, render(scene, 8), geometry))
+    sampler = sampling.make_sampler(CONFIG, geometry)
+    tiles = net_reading.board_tiles(CONFIG, sampler, warp(CONFIG, render(scene, 8), geometry))
     coarse, fine = tmp_path / "coarse.onnx", tmp_path / "fine.onnx"
     coarse.write_bytes(_mean_net(1))
     fine.write_bytes(_mean_net(3))
@@ -120,9 +120,9 @@ def test_the_reader_gives_a_finer_network_its_finer_tiles(tmp_path: Path) -> Non
     # the same tiles, more finely: their means agree to a small part of their spread
     spread = rows[:, :-3].mean(axis=1).std()
     assert np.abs(finer[:, :-3].mean(axis=1) - rows[:, :-3].mean(axis=1)).max() < 0.1 * spread
-    both = squares.logits_of(rows, True, (str(coarse), str(fine)), tiles.rows)
+    both = net_reading.logits_of(rows, True, (str(coarse), str(fine)), tiles.rows)
     expected = (load_net(str(coarse)).logits(rows) + load_net(str(fine)).logits(finer)) / 2
     np.testing.assert_allclose(both, expected, rtol=1e-5, atol=1e-6)  # means: mirror-proof
     assert sampler.tiles_at(3) is sampler.tiles_at(3)  # made once for the pose
     with pytest.raises(SquareNetError, match="3 times as fine"):
-        squares.logits_of(rows, False, (str(fine),))
+        net_reading.logits_of(rows, False, (str(fine),))

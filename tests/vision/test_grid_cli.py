@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from lab.grid_samples import load_grid_photos
+from lab.stone_scenes import empty_of, random_stone_scene, render_stones
 from vision.grid import GridConfig, GridGeometry, GridSpec, classify_grid
-from vision.grid_samples import load_grid_photos
-from vision.stone_scenes import empty_of, random_stone_scene, render_stones
 
 
 def _corners(points: tuple[tuple[float, float], ...]) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.stone_scenes import empty_of, random_stone_scene, render_stones
 from tests.vision.vision_helpers import FULL
 from vision.errors import VisionError
 from vision.grid import GridConfig, GridGeometry, GridSpec, classify_grid, corners_of
-from vision.stone_scenes import empty_of, random_stone_scene, render_stones
 
 SCENES = 40 if FULL else 3
 HELD_OUT = 10_000
@@ -98,7 +98,7 @@ def test_real_go_photos_every_wrong_point_listed() -> None:
     today's figures (docs/camera.md), every wrong point named in the failure."""
     import cv2
 
-    from vision.grid_samples import load_grid_photos, wrong_points
+    from lab.grid_samples import load_grid_photos, wrong_points
 
     photos = load_grid_photos()
     assert {p.part for p in photos} == {"dev", "held-out"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
 
@@ -10,10 +9,10 @@ import pytest
 
 from benchmarks import bench_leave_out
 from benchmarks.bench_leave_out import beyond_chance, clusters, verdict
+from lab.real_boards import load_real_boards, read_board, wrong_squares
 from vision.config import VisionConfig
-from vision.real_boards import load_real_boards, read_board, wrong_squares
 
-VISION = Path(__file__).parents[2] / "vision"
+MODELS = Path(__file__).parents[2] / "vision" / "models"
 
 
 def test_the_verdict_is_the_sign_tests_two_standard_deviations() -> None:
@@ -47,15 +46,15 @@ def two_boards(monkeypatch):  # type: ignore[no-untyped-def]
 def test_each_board_is_read_by_its_own_fits_and_compared_square_by_square(
         two_boards, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     # a fit "without mat" for each reader; none for bwmat, which is then not read
-    shutil.copy(VISION / "occupancy_photo.onnx", tmp_path / "mat_new.onnx")
-    shutil.copy(VISION / "occupancy.onnx", tmp_path / "mat_old.onnx")
+    shutil.copy(MODELS / "occupancy_photo.onnx", tmp_path / "mat_new.onnx")
+    shutil.copy(MODELS / "occupancy.onnx", tmp_path / "mat_old.onnx")
     assert bench_leave_out.main(["--nets", str(tmp_path / "{board}_new.onnx"),
                                  "--peer-nets", str(tmp_path / "{board}_old.onnx")]) == 0
     out = capsys.readouterr().out.splitlines()
     photo = two_boards[0]
 
     def wrong(name: str) -> set[str]:
-        config = dataclasses.replace(VisionConfig(), photo_nets=(str(tmp_path / name),))
+        config = VisionConfig().replace(photo_nets=(str(tmp_path / name),))
         return {w.split()[0] for w in wrong_squares(photo.grid, read_board(config, photo))}
 
     mine, theirs = wrong("mat_new.onnx"), wrong("mat_old.onnx")
@@ -75,14 +74,14 @@ def test_each_board_is_read_by_its_own_fits_and_compared_square_by_square(
 
 def test_moved_reads_and_weights_reach_the_reader(
         two_boards, tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    shutil.copy(VISION / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
-    shutil.copy(VISION / "occupancy_photo_seed1.onnx", tmp_path / "bwmat_b.onnx")
+    shutil.copy(MODELS / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
+    shutil.copy(MODELS / "occupancy_photo_seed1.onnx", tmp_path / "bwmat_b.onnx")
     seen = []
     real = bench_leave_out.read_board
 
     def read(config, photo):  # type: ignore[no-untyped-def]
-        seen.append((config.photo_nets, config.photo_net_weights, config.photo_shift,
-                     config.photo_shifted_nets))
+        seen.append((config.nets.photo_nets, config.nets.photo_net_weights, config.nets.photo_shift,
+                     config.nets.photo_shifted_nets))
         return real(config, photo)
 
     monkeypatch.setattr(bench_leave_out, "read_board", read)
@@ -96,7 +95,7 @@ def test_moved_reads_and_weights_reach_the_reader(
 
 
 def test_bad_options_are_named(two_boards, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    shutil.copy(VISION / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
+    shutil.copy(MODELS / "occupancy_photo.onnx", tmp_path / "bwmat_a.onnx")
     fit = str(tmp_path / "{board}_a.onnx")
     for bad, says in (
             (["--nets", str(tmp_path / "bwmat_a.onnx")], "holding {board}"),

@@ -1,32 +1,37 @@
 """Marks printed inside squares (roll-up mats' emblems, coordinates, seals): the synthetic
 scenes that carry them, and the reading with a reference that sees them in the empty
-picture too (``VisionConfig.fused_reference_tiles``; docs/camera-development.md, "Marks
+picture too (``VisionConfig.marks.fused_reference_tiles``; docs/dev/camera.md, "Marks
 printed inside squares")."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
+from typing import Any
 
 import chess
 import numpy as np
 import pytest
 
 from benchmarks.bench_vision import print_errors
-from vision import synthetic
-from vision.config import VisionConfig
-from vision.geometry import warp
-from vision.squares import departures, make_sampler, read_squares, square_models, to_lab
-from vision.train_occupancy import (
+from lab import scenes
+from lab.train_occupancy import (
     PRINTED_STREAM_OFFSET,
     add_part_arguments,
     grid_labels,
     printed_set,
 )
+from vision import synthetic
+from vision.config import VisionConfig
+from vision.geometry import warp
+from vision.printed_marks import departures
+from vision.sampling import make_sampler, square_models, to_lab
+from vision.squares import read_squares
 
 CONFIG = VisionConfig()
-OFF = dataclasses.replace(CONFIG, fused_reference_tiles=False)
-EXACT = dataclasses.replace(CONFIG, fused_reference_shift=0)
+OFF = CONFIG.replace(fused_reference_tiles=False)
+EXACT = CONFIG.replace(fused_reference_shift=0)
 
 
 def quiet(scene: synthetic.Scene) -> synthetic.Scene:
@@ -38,7 +43,7 @@ def test_printed_scenes_carry_one_to_four_marks_of_the_known_kinds() -> None:
     rng = np.random.default_rng(3)
     counts = set()
     for _ in range(20):
-        scene = synthetic.printed_scene(rng)
+        scene = scenes.printed_scene(rng)
         assert 1 <= len(scene.prints) <= 4
         assert set(scene.prints.values()) <= set(synthetic.PRINT_KINDS)
         assert all(0 <= square < 64 for square in scene.prints)
@@ -60,8 +65,8 @@ def test_a_mark_is_drawn_inside_its_own_square_only(kind: str) -> None:
     changed = np.abs(marked - plain).max(axis=2) > 40
     assert changed.sum() > 20, "the mark was not drawn"
     ys, xs = np.nonzero(changed)
-    s = config.square_px
-    origin = config.margin_squares * s
+    s = config.warp.square_px
+    origin = config.warp.margin_squares * s
     col, row = chess.square_file(chess.C3), 7 - chess.square_rank(chess.C3)
     # inside c3's square of the top-down warp (a pixel of slack for the JPEG)
     assert xs.min() >= origin + col * s - 1 and xs.max() <= origin + (col + 1) * s + 1
@@ -96,21 +101,34 @@ def test_the_empty_boards_departures_hold_its_marks_and_spare_the_grid_lines() -
     assert (low2 <= low).all() and (high2 >= high).all()
 
 
-def printed_readings(config: VisionConfig, scenes: int, roll: int = 0
+SCENES = 5  # printed scenes read here (bench_vision --prints reads 200 of another stream)
+
+
+@functools.cache
+def printed_pictures(count: int) -> tuple[tuple[Any, np.ndarray, np.ndarray], ...]:
+    """``count`` printed scenes (stream 515) with the warps of their picture and of their
+    empty board's, rendered once for every reading here."""
+    rng = np.random.default_rng(515)
+    out = []
+    for index in range(count):
+        scene = scenes.printed_scene(rng)
+        geometry = scene.geometry()
+        image = warp(CONFIG, synthetic.render(scene, 100 + index), geometry)
+        empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 200 + index), geometry)
+        out.append((scene, image, empty))
+    return tuple(out)
+
+
+def printed_readings(config: VisionConfig, count: int, roll: int = 0
                      ) -> tuple[int, int, int, int]:
-    """Over ``scenes`` printed scenes read with their empty picture as the reference
+    """Over ``count`` printed scenes read with their empty picture as the reference
     (that picture moved by ``roll`` pixels, as a tripod's next photo is): (marks on
     empty squares, how many of them read as pieces, marks under pieces, how many of them
     read empty)."""
-    rng = np.random.default_rng(515)
     marks = misread = under = lost = 0
-    for index in range(scenes):
-        scene = synthetic.printed_scene(rng)
-        geometry = scene.geometry()
-        image = warp(config, synthetic.render(scene, 100 + index), geometry)
-        empty = warp(config, synthetic.render(scene.with_pieces({}), 200 + index), geometry)
-        empty = np.roll(empty, (roll, roll), axis=(0, 1))
-        grid = read_squares(config, make_sampler(config, geometry), image, empty).grid
+    for scene, image, empty in printed_pictures(count):
+        moved = np.roll(empty, (roll, roll), axis=(0, 1))
+        grid = read_squares(config, make_sampler(config, scene.geometry()), image, moved).grid
         for square in scene.prints:
             read = grid[7 - chess.square_rank(square)][chess.square_file(square)]
             if square in scene.pieces:
@@ -121,10 +139,10 @@ def printed_readings(config: VisionConfig, scenes: int, roll: int = 0
 
 
 def test_marks_in_the_empty_picture_are_not_read_as_pieces() -> None:
-    marks, misread, under, lost = printed_readings(CONFIG, 12)
-    _, misread_off, _, lost_off = printed_readings(OFF, 12)
-    assert marks >= 15 and under >= 3
-    assert misread_off >= 4, "the reading without the empty board's marks should be fooled"
+    marks, misread, under, lost = printed_readings(CONFIG, SCENES)
+    _, misread_off, _, lost_off = printed_readings(OFF, SCENES)
+    assert marks >= 7 and under >= 2
+    assert misread_off >= 2, "the reading without the empty board's marks should be fooled"
     assert misread == 0
     assert lost <= lost_off + 1  # a piece standing on a mark is still a piece
 
@@ -134,26 +152,26 @@ def test_a_pixel_between_the_empty_picture_and_the_frame_is_tolerated() -> None:
     pixel off where the empty picture had it leaves a ghost when taken away pixel by
     pixel (``fused_reference_shift=0``), none within the shipped shift of 2. Two pixels
     along both axes (the whole board moved, its grid lines too) are only partly
-    tolerated (measured: 9 of 22 marks read as pieces, against 15 pixel by pixel and
-    15 without the empty picture's marks)."""
-    _, misread_exact, _, _ = printed_readings(EXACT, 12, roll=1)
-    _, misread, _, _ = printed_readings(CONFIG, 12, roll=1)
+    tolerated (measured on these scenes: 2 of 7 marks read as pieces, against 4 pixel
+    by pixel)."""
+    _, misread_exact, _, _ = printed_readings(EXACT, SCENES, roll=1)
+    _, misread, _, _ = printed_readings(CONFIG, SCENES, roll=1)
     assert misread_exact > 0 and misread == 0
-    _, misread_exact, _, _ = printed_readings(EXACT, 12, roll=2)
-    _, misread, _, _ = printed_readings(CONFIG, 12, roll=2)
+    _, misread_exact, _, _ = printed_readings(EXACT, SCENES, roll=2)
+    _, misread, _, _ = printed_readings(CONFIG, SCENES, roll=2)
     assert misread < misread_exact
 
 
 def test_the_benchmark_counts_the_marks_and_its_peer() -> None:
-    found = print_errors(3, seed=9, reference=True)
-    assert found.squares == 3 * 64
-    assert 0 < found.marks <= 12 and 0 <= found.marks_read <= found.marks
+    found = print_errors(1, seed=9, reference=True)
+    assert found.squares == 64
+    assert 0 < found.marks <= 4 and 0 <= found.marks_read <= found.marks
     assert found.wrong >= found.marks_read
     assert found.wrong_unprinted >= 0
 
 
 def test_the_trainers_can_learn_from_printed_scenes() -> None:
-    """``--printed N`` (vision.train_occupancy's part options, shared by the three
+    """``--printed N`` (lab.train_occupancy's part options, shared by the three
     trainers): N printed scenes' tiles, labelled by their pieces alone, drawn the same
     every time."""
     rows, labels = printed_set(CONFIG, 2, stream=5)
@@ -161,7 +179,7 @@ def test_the_trainers_can_learn_from_printed_scenes() -> None:
     assert rows.shape[0] == labels.shape[0] == 128
     np.testing.assert_array_equal(rows, again)
     # the first scene is the stream's first printed scene (its corners' draws follow it)
-    first = synthetic.printed_scene(np.random.default_rng(5 + PRINTED_STREAM_OFFSET))
+    first = scenes.printed_scene(np.random.default_rng(5 + PRINTED_STREAM_OFFSET))
     assert first.prints
     np.testing.assert_array_equal(labels[:64], grid_labels(first.grid()))
     parser = argparse.ArgumentParser()

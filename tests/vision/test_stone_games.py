@@ -5,8 +5,8 @@ hand reaching in, the stones changing under it, the hand leaving and the
 board resting. The frames go through :class:`vision.grid_reader.GridPipeline`
 and :class:`GridSettler`; every settled board is judged by
 :class:`companion.sync.stones.StoneFollower`. Every turn must be committed
-right and nothing else committed. By default a few turns of each game;
-``RAINDROP_FULL=1`` plays longer games.
+right and nothing else committed. By default three turns of three games (one a
+game, one on a chessboard's cells); ``RAINDROP_FULL=1`` plays five games of 40 turns.
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ from companion.sync.stones import (
     TurnSeen,
     TurnUnfinished,
 )
+from lab.stone_scenes import game_video, random_stone_scene
 from tests.vision.vision_helpers import FPS, FULL
 from vision.grid import GridSpec
 from vision.grid_reader import GridPipeline, GridSettler
-from vision.stone_scenes import game_video, random_stone_scene
 
-TURNS = 40 if FULL else 5
+TURNS = 40 if FULL else 3
+STILL = 8 if FULL else 5  # frames the board rests between turns (4 settle it)
 
 
 def _places(layout: GridLayout, cells: dict[str, str]) -> dict[tuple[int, int], str]:
@@ -67,7 +68,7 @@ def play_watched(game: str, options: dict[str, str], spec_text: str, seed: int
     shown = [(b, t) for (a, b), t in zip(positions, played, strict=True)
              if dict(a.cells()) != dict(b.cells())]
     frames = game_video(scene, [_places(layout, dict(b.cells())) for b, _ in shown],
-                        seed=seed)
+                        seed=seed, still_frames=STILL, still_pictures=0 if FULL else 2)
     pos = rules.start(**options)
     queue = list(zip([p for p, _ in positions], played, strict=True))
     committed: list[str] = []
@@ -106,6 +107,8 @@ CASES = [
     ("raindrops", {"size": "8"}, "points:8", 4),
     ("raindrops", {"size": "9", "layout": "sparse"}, "points:9", 5),
 ]
+if not FULL:
+    CASES = [CASES[0], CASES[2], CASES[4]]
 
 
 @pytest.mark.parametrize(("game", "options", "spec", "seed"), CASES)
@@ -128,12 +131,13 @@ def test_camera_grid_reader_reports_settled_boards_from_a_video() -> None:
     layout = GridLayout.of(pos)
     rng = np.random.default_rng(11)
     scene = random_stone_scene(rng, GridSpec.parse("points:9"), fraction=0.0, markers=True,
-                               size=(1280, 720))
+                               size=(960, 540))
     boards = []
     for turn in ("e5", "e5>f5+a1", "e5>d5+i9"):
         pos = rules.play(pos, turn)
         boards.append(dict(pos.cells()))
-    frames = game_video(scene, [_places(layout, b) for b in boards], seed=11)
+    frames = game_video(scene, [_places(layout, b) for b in boards], seed=11, still_frames=6,
+                        still_pictures=2)
     seen: list[dict[str, str]] = []
     statuses: list[str] = []
     reader = CameraGridReader("game.avi", GridSpec.parse("points:9"), layout, live=False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab import scenes
 from vision import synthetic
 from vision.calibration import Calibration, load_calibration, save_calibration
 from vision.errors import CalibrationError
@@ -96,7 +97,7 @@ def test_a_photo_stretched_to_another_shape_is_seen_through() -> None:
     rng = np.random.default_rng(8)
     seen = 0
     for _ in range(12):
-        scene = synthetic.leaning_scene(rng)
+        scene = scenes.leaning_scene(rng)
         truth = _true_position(scene)
         true_lean = np.array([0.5 - truth[0], 0.5 - truth[1]]) / (truth[2] - 1)
         assert scene.geometry().pixel_aspect() == 1.0
@@ -118,7 +119,7 @@ def test_a_photo_stretched_to_another_shape_is_seen_through() -> None:
 def test_square_pixels_stay_square_when_the_corners_are_off() -> None:
     rng = np.random.default_rng(21)
     switched = 0
-    for make in (synthetic.leaning_scene, synthetic.varied_scene):
+    for make in (scenes.leaning_scene, scenes.varied_scene):
         for _ in range(150):
             scene = make(rng)
             corners = np.array(scene.geometry().corners)
@@ -135,7 +136,7 @@ def test_the_real_photos_stretched_by_their_source_are_told_from_the_others() ->
     # the black and white mat's were only scaled.
     import cv2
 
-    from vision.real_boards import load_real_boards
+    from lab.real_boards import load_real_boards
 
     aspects: dict[str, set[float]] = {}
     for photo in load_real_boards(split="dev"):

@@ -20,7 +20,7 @@ def test_png_sheet_is_a4_at_300_dpi_with_four_detectable_markers_of_true_size() 
         cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
         cv2.aruco.DetectorParameters())
     corners, ids, _ = detector.detectMarkers(page)
-    assert sorted(ids.ravel().tolist()) == list(VisionConfig().marker_ids)
+    assert sorted(ids.ravel().tolist()) == list(VisionConfig().locate.marker_ids)
     for quad in corners:
         side_px = np.linalg.norm(quad[0][0] - quad[0][1])
         assert side_px / 300 * 25.4 == pytest.approx(30.0, abs=0.3)

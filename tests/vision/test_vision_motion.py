@@ -8,11 +8,12 @@ import chess
 import numpy as np
 
 from companion.sensors import BoardSnapshot
+from lab import videos
 from vision import synthetic
 from vision.config import VisionConfig
 from vision.geometry import warp
 from vision.motion import Disturbance, FrameReading, Settler, detect_disturbance, small_grey
-from vision.squares import SquareReading
+from vision.square_reading import SquareReading
 
 CONFIG = VisionConfig()
 STILL = Disturbance(moving=False, hand=False, motion=0.0, reach=0)
@@ -23,7 +24,7 @@ ONE = ("........",) * 4 + ("....w...",) + ("........",) * 3
 def frame(t: float, grid: tuple[str, ...] | None, disturbance: Disturbance = STILL,
           aligned: bool = True) -> FrameReading:
     # Clear log-odds, as the reader gives a piece in the open or a bare square: the
-    # settler treats squares near 0 as unsure (VisionConfig.unsure_log_odds).
+    # settler treats squares near 0 as unsure (VisionConfig.settle.unsure_log_odds).
     odds = () if grid is None else tuple(15.0 if c != "." else -15.0 for c in "".join(grid))
     reading = None if grid is None else SquareReading(grid, odds)
     return FrameReading(t, reading, disturbance, 3.0, aligned)
@@ -31,10 +32,10 @@ def frame(t: float, grid: tuple[str, ...] | None, disturbance: Disturbance = STI
 
 def test_a_snapshot_needs_enough_agreeing_frames_and_time() -> None:
     settler = Settler(CONFIG, "camera")
-    sent = [settler.feed(frame(i * 0.1, ONE)) for i in range(CONFIG.settle_frames + 2)]
+    sent = [settler.feed(frame(i * 0.1, ONE)) for i in range(CONFIG.settle.settle_frames + 2)]
     # Sent once, on the frame that completes the run, then not again.
-    assert [s is not None for s in sent] == [False] * (CONFIG.settle_frames - 1) + [True, False,
-                                                                                    False]
+    frames = CONFIG.settle.settle_frames
+    assert [s is not None for s in sent] == [False] * (frames - 1) + [True, False, False]
     snapshot = next(s for s in sent if s is not None)
     assert snapshot.occupied == chess.SquareSet([chess.E4])
     assert dict(snapshot.colors or {}) == {chess.E4: "white"}
@@ -57,7 +58,7 @@ def test_the_same_board_is_not_sent_twice_and_disturbance_restarts_the_run() -> 
             results.append(settler.feed(frame(i * 0.1, item)))  # type: ignore[arg-type]
     sent = [(i, r.mask) for i, r in enumerate(results) if r is not None]
     assert [mask for _, mask in sent] == [0, chess.BB_E4]
-    assert sent[1][0] == 12 + CONFIG.settle_frames  # the run after the last disturbance
+    assert sent[1][0] == 12 + CONFIG.settle.settle_frames  # the run after the last disturbance
 
 
 def test_a_misaligned_frame_never_settles() -> None:
@@ -68,7 +69,7 @@ def test_a_misaligned_frame_never_settles() -> None:
 def test_a_hand_over_the_board_is_seen_and_a_placed_piece_is_not_a_hand() -> None:
     rng = np.random.default_rng(31)
     hands = pieces = 0
-    for index in range(6):
+    for index in range(4):
         scene = synthetic.random_scene(rng, fraction=0.3, markers=False)
         geometry = scene.geometry()
         settled = small_grey(CONFIG, warp(CONFIG, synthetic.render(scene, index), geometry))
@@ -80,27 +81,27 @@ def test_a_hand_over_the_board_is_seen_and_a_placed_piece_is_not_a_hand() -> Non
         pieces += 1
         hand = synthetic.random_hand(rng, scene.square_mm)
         with_hand = scene.with_pieces(scene.pieces, hand)
-        if not synthetic.hand_over_board(with_hand, hand):
+        if not videos.hand_over_board(with_hand, hand):
             continue
         now = small_grey(CONFIG, warp(CONFIG, synthetic.render(with_hand, index + 200),
                                       geometry))
         assert detect_disturbance(CONFIG, now, now, settled).hand
         hands += 1
-    assert hands >= 3 and pieces == 6
+    assert hands >= 2 and pieces == 4
 
 
 def test_a_board_seen_briefly_goes_with_the_next_snapshot_as_its_trail() -> None:
     """Issue 15: a piece lifted and set down faster than the settling time: the
     short run of agreeing frames in between is the next snapshot's trail."""
     settler = Settler(CONFIG)
-    timeline = [EMPTY] * 12 + [ONE] * CONFIG.glimpse_frames + [EMPTY] * 12
+    timeline = [EMPTY] * 12 + [ONE] * CONFIG.settle.glimpse_frames + [EMPTY] * 12
     results = [settler.feed(frame(i * 0.05, grid)) for i, grid in enumerate(timeline)]
     sent = [r for r in results if r is not None]
     assert [s.mask for s in sent] == [0, 0]
     assert [g.mask for g in sent[1].trail] == [chess.BB_E4] and sent[0].trail == ()
     # Fewer agreeing frames than glimpse_frames: nothing seen, nothing sent again.
     settler = Settler(CONFIG)
-    timeline = [EMPTY] * 12 + [ONE] * (CONFIG.glimpse_frames - 1) + [EMPTY] * 12
+    timeline = [EMPTY] * 12 + [ONE] * (CONFIG.settle.glimpse_frames - 1) + [EMPTY] * 12
     sent = [r for i, g in enumerate(timeline) if (r := settler.feed(frame(i * 0.05, g)))]
     assert [s.mask for s in sent] == [0] and sent[0].trail == ()
 
@@ -128,7 +129,7 @@ def test_a_newly_unsure_square_after_a_hand_is_sent_though_the_board_is_unchange
     # with 0 (the setting off).
     feed(ONE, weak, 1.5, hand)
     assert all(feed(ONE, weak, 1.6 + i * 0.1) is None for i in range(6))
-    off = Settler(dataclasses.replace(CONFIG, unsure_log_odds=0.0))
+    off = Settler(CONFIG.replace(unsure_log_odds=0.0))
     snaps = [off.feed(FrameReading(i * 0.1, SquareReading(ONE, weak), STILL, 3.0, True))
              for i in range(6)]
     assert [s.unsure for s in snaps if s is not None] == [chess.SquareSet()]
@@ -188,21 +189,26 @@ def test_without_a_reference_a_board_at_rest_is_read_once_until_something_moves(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(pipeline_module, "read_squares", counted)
-    frames = ([synthetic.render(scene, i) for i in range(10)]
-              + [np.zeros_like(synthetic.render(scene, 10))]  # something in the way
-              + [synthetic.render(after, 20 + i) for i in range(10)])
-    still = BoardPipeline(CONFIG, scene.geometry())
+    # three pictures of each position (each its own sensor noise), over and over; read
+    # by one photo network where the shipped reader has three: these count readings
+    before_pictures = [synthetic.render(scene, i) for i in range(3)]
+    after_pictures = [synthetic.render(after, 20 + i) for i in range(3)]
+    frames = ([before_pictures[i % 3] for i in range(10)]
+              + [np.zeros_like(before_pictures[0])]  # something in the way
+              + [after_pictures[i % 3] for i in range(10)])
+    one_net = CONFIG.replace(photo_nets=("occupancy_photo.onnx",))
+    still = BoardPipeline(one_net, scene.geometry())
     readings = [still.process(frame, i / 10).reading for i, frame in enumerate(frames)]
-    assert len(reads) == 2 * CONFIG.settle_frames
+    assert len(reads) == 2 * CONFIG.settle.settle_frames
     first, last = readings[9], readings[-1]
     assert first is not None and last is not None
-    assert all(r is first for r in readings[CONFIG.settle_frames - 1:10])
+    assert all(r is first for r in readings[CONFIG.settle.settle_frames - 1:10])
     assert "".join(first.grid) == "".join(scene.grid())
     assert "".join(last.grid) == "".join(after.grid())  # read again after the change
 
     reads.clear()
     empty = warp(CONFIG, synthetic.render(scene.with_pieces({}), 99), scene.geometry())
-    watched = BoardPipeline(CONFIG, scene.geometry(), reference=empty)
+    watched = BoardPipeline(one_net, scene.geometry(), reference=empty)
     for i, frame in enumerate(frames[:10]):
         watched.process(frame, i / 10)
     assert len(reads) == 10

@@ -8,15 +8,15 @@ import json
 import numpy as np
 import pytest
 
+from lab.fit_occupancy import fit_board_net, fit_reference_net, matched_scene, train_tanh_net
 from vision import synthetic
-from vision.fit import fit_board_net, fit_reference_net, matched_scene, train_tanh_net
+from vision.features import BOARD_OUTLINE, FEATURES, REFERENCE_FEATURES
 from vision.occupancy import (
     OccupancyModelError,
     OccupancyNet,
     board_model,
     reference_model,
 )
-from vision.squares import BOARD_OUTLINE, FEATURES, REFERENCE_FEATURES
 
 # Without a reference the features relative to the board follow the raw ones,
 # then the outline; with one, the features only a reference gives.

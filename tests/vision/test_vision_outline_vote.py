@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
 from vision.config import VisionConfig
+from vision.features import Evidence, unexplained
 from vision.geometry import BoardGeometry
 from vision.outline_vote import outline_vote
-from vision.squares import Evidence, make_sampler, unexplained
+from vision.sampling import make_sampler
 
 CONFIG = VisionConfig()
 LIGHT = np.array([(i // 8 + i % 8) % 2 == 0 for i in range(64)])
@@ -89,7 +88,7 @@ def test_an_empty_board_uses_the_no_piece_level() -> None:
     assert not vote(logit, occupied, outline).any()
     logit[40], occupied[40], outline[40] = -1.0, False, 0.9  # above 0.6 x outline_no_piece
     assert vote(logit, occupied, outline)[40]
-    high = dataclasses.replace(CONFIG, outline_no_piece=2.0)
+    high = CONFIG.replace(outline_no_piece=2.0)
     assert not vote(logit, occupied, outline, config=high).any()
 
 

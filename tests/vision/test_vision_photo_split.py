@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -75,7 +73,7 @@ def test_an_unfamiliar_sets_doubtful_pieces_are_found_below_the_empty_squares_ga
     assert (labels[:31:2] == 1).all() and (labels[1:31:2] == 2).all()
     assert (labels[31:] == 0).all()
     assert set(np.flatnonzero(piece_odds > 0)) == set(range(31))
-    plain = split_labels(dataclasses.replace(CONFIG, split_occupancy=False), logits)[0]
+    plain = split_labels(CONFIG.replace(split_occupancy=False), logits)[0]
     assert set(np.flatnonzero(plain)) == set(np.flatnonzero(odds > 0))
     assert len(np.flatnonzero(plain)) == 24
     # never below split_occupancy_lowest: pieces as far down as the empty squares
@@ -147,7 +145,7 @@ def test_colours_are_unsure_where_the_network_is_sure_of_one_army_only() -> None
     # fewer pieces than colours_unsure_pieces: nothing to say
     few = logits_for([8.0] * 3 + [-14.0] * 61, [-9.0] * 3 + [0.0] * 61)
     assert not colours_unsure(CONFIG, few, split_labels(CONFIG, few)[0])
-    assert colours_unsure(dataclasses.replace(CONFIG, colours_unsure_pieces=3), few,
+    assert colours_unsure(CONFIG.replace(colours_unsure_pieces=3), few,
                           split_labels(CONFIG, few)[0])
 
 
@@ -161,7 +159,7 @@ def test_blue_pieces_keep_their_class() -> None:
 
 def test_the_reader_without_a_reference_splits_each_photo_when_asked(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from vision import squares
+    from vision import net_reading
 
     rng = np.random.default_rng(6)
     odds = np.full(64, -14.0) + rng.normal(0, 1.0, 64)
@@ -185,12 +183,12 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
         def rows(self, scale: int = 1, which: None = None) -> np.ndarray:
             return np.zeros((64, INPUTS), np.float32)
 
-    monkeypatch.setattr(squares, "board_tiles", lambda *args, **kwargs: Tiles())
-    monkeypatch.setattr(squares, "load_net", lambda *args: Fixed())
+    monkeypatch.setattr(net_reading, "board_tiles", lambda *args, **kwargs: Tiles())
+    monkeypatch.setattr(net_reading, "load_net", lambda *args: Fixed())
     # the split alone: no board, so no camera pose for the tops of the pieces in front
-    alone = dataclasses.replace(CONFIG, photo_top_bias=0.0)
-    plain = squares.read_by_net(dataclasses.replace(alone, photo_split=False), None, None)
-    split = squares.read_by_net(dataclasses.replace(alone, photo_split=True), None, None)
+    alone = CONFIG.replace(photo_top_bias=0.0)
+    plain = net_reading.read_by_net(alone.replace(photo_split=False), None, None)
+    split = net_reading.read_by_net(alone.replace(photo_split=True), None, None)
     assert "".join(plain.grid) == "b" * 8 + "w" * 4 + "b" * 12 + "." * 40
     assert "".join(split.grid) == "w" * 12 + "b" * 12 + "." * 40
     assert not split.colours_unsure  # sure of 4 white and 12 black pieces: split
@@ -202,7 +200,7 @@ def test_the_reader_without_a_reference_splits_each_photo_when_asked(
 
 def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from vision import squares
+    from vision import net_reading, sampling
     from vision.geometry import warp
     from vision.square_net import TILE_VALUES, TILE_W, mirrored
     from vision.synthetic import random_scene, render
@@ -222,11 +220,11 @@ def test_without_a_reference_each_tile_is_read_as_it_is_and_mirrored(
 
     scene = random_scene(np.random.default_rng(3))
     geometry = scene.geometry()
-    sampler = squares.make_sampler(CONFIG, geometry)
+    sampler = sampling.make_sampler(CONFIG, geometry)
     warped = warp(CONFIG, render(scene, 3), geometry)
-    monkeypatch.setattr(squares, "load_net", lambda *args: LeftHalf())
-    plain = squares.net_logits(CONFIG, sampler, warped)
-    both = squares.net_logits(CONFIG, sampler, warped, mirror_average=True)
+    monkeypatch.setattr(net_reading, "load_net", lambda *args: LeftHalf())
+    plain = net_reading.net_logits(CONFIG, sampler, warped)
+    both = net_reading.net_logits(CONFIG, sampler, warped, mirror_average=True)
     rows, flipped = seen[1], seen[2]
     assert np.array_equal(flipped, mirrored(rows)) and np.array_equal(mirrored(flipped), rows)
     mirror = LeftHalf().logits(flipped)
@@ -268,7 +266,7 @@ def test_the_pieces_own_lightness_tells_two_unfamiliar_woods_apart() -> None:
     scores_only = split_labels(CONFIG, logits)[0]
     assert (scores_only != truth).sum() >= 3
     assert (split_labels(CONFIG, logits, lightness)[0] == truth).all()
-    off = dataclasses.replace(CONFIG, split_lightness=False)
+    off = CONFIG.replace(split_lightness=False)
     assert (split_labels(off, logits, lightness)[0] == scores_only).all()
 
 

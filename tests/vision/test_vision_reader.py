@@ -16,19 +16,29 @@ from vision_helpers import ACTIONS, FPS, OPENING, FakeCapture, game_scene, settl
 
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import LedHint, SourceStatus
+from lab import videos
 from vision import synthetic
+from vision.config import VisionConfig
 from vision.errors import SourceUnavailable
 from vision.motion import snapshot_of
 from vision.reader import CameraBoardReader, open_board, parse_source
-from vision.squares import SquareReading
+from vision.square_reading import SquareReading
+
+# The reader's mechanics (settling, hands, a bumped camera, bad frames) with one photo
+# network where the shipped reader reads a board without a reference by three: until it
+# has the empty board's picture, a frame is read without one, and the three networks
+# take most of these tests' time. The shipped reader watches whole games in
+# test_camera_games.py and test_keep_frames.py.
+ONE_PHOTO_NET = VisionConfig().replace(photo_nets=("occupancy_photo.onnx",))
 
 
-def run_reader(frames: list, **kwargs) -> tuple[list[BoardSnapshot], list[SourceStatus]]:  # type: ignore[no-untyped-def, type-arg]
+def run_reader(frames: list, config: VisionConfig = ONE_PHOTO_NET,  # type: ignore[type-arg]
+               **kwargs: object) -> tuple[list[BoardSnapshot], list[SourceStatus]]:
     snapshots: list[BoardSnapshot] = []
     statuses: list[SourceStatus] = []
     capture = FakeCapture(frames)
     reader = CameraBoardReader("fake", capture_factory=lambda source: capture, live=False,
-                               **kwargs)
+                               config=config, **kwargs)  # type: ignore[arg-type]
     reader.start(snapshots.append, statuses.append)
     assert reader.wait(120)
     reader.stop()
@@ -48,7 +58,7 @@ def grid_of(snapshot: BoardSnapshot) -> tuple[str, ...]:
     return tuple(rows)
 
 
-def check_run(video: list[synthetic.VideoFrame], snapshots: list[BoardSnapshot]) -> None:
+def check_run(video: list[videos.VideoFrame], snapshots: list[BoardSnapshot]) -> None:
     """Snapshots are exactly the settled positions, each taken with no hand over the board."""
     assert [grid_of(s) for s in snapshots] == settled_grids(video)
     for snapshot in snapshots:
@@ -57,26 +67,40 @@ def check_run(video: list[synthetic.VideoFrame], snapshots: list[BoardSnapshot])
         assert video[index].grid == grid_of(snapshot)
 
 
+SIZE = (640, 360)  # smaller pictures than a camera's: the same reading, rendered faster
+
+
 @pytest.fixture(scope="module")
-def opening_video() -> list[synthetic.VideoFrame]:
-    scene = game_scene(41, markers=True)
-    return synthetic.video(scene, OPENING, still_frames=7, hand_frames=10, seed=41)
+def opening_run() -> tuple[list[videos.VideoFrame], list[BoardSnapshot], list[SourceStatus]]:
+    """The opening's video and what the reader made of it, read once for the tests."""
+    scene = game_scene(41, markers=True, size=SIZE)
+    video = videos.video(scene, OPENING, still_frames=5, hand_frames=6, seed=41,
+                         still_pictures=2)
+    return video, *run_reader([f.image for f in video])
 
 
-def test_snapshots_are_the_settled_positions_and_never_under_a_hand(opening_video) -> None:  # type: ignore[no-untyped-def]
-    assert sum(f.hand for f in opening_video) >= 20  # the hands really are over the board
-    snapshots, statuses = run_reader([f.image for f in opening_video])
+@pytest.fixture(scope="module")
+def one_placement() -> list[videos.VideoFrame]:
+    """A short video: the empty board, a hand placing the white king, the board at rest."""
+    scene = game_scene(44, markers=True, size=SIZE)
+    return videos.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44,
+                        still_pictures=2)
+
+
+def test_snapshots_are_the_settled_positions_and_never_under_a_hand(opening_run) -> None:  # type: ignore[no-untyped-def]
+    opening_video, snapshots, statuses = opening_run
+    assert sum(f.hand for f in opening_video) >= 15  # the hands really are over the board
     check_run(opening_video, snapshots)
     assert statuses[0].connected and "board found (markers)" in [s.message for s in statuses]
     assert statuses[-1] == SourceStatus("camera", False, "the video ended")
 
 
-def test_board_sync_plays_the_opening_from_the_camera_with_no_false_action(opening_video) -> None:  # type: ignore[no-untyped-def]
+def test_board_sync_plays_the_opening_from_the_camera_with_no_false_action(opening_run) -> None:  # type: ignore[no-untyped-def]
     from companion.cards import Decks
     from companion.game import Game
     from companion.sync import BoardSync, SyncKind
 
-    snapshots, _ = run_reader([f.image for f in opening_video])
+    _, snapshots, _ = opening_run
     assert len(snapshots) == 1 + len(ACTIONS)
     # The decks hold the cards the opening places on top.
     game = Game(decks=Decks(list("KPQRRBBNNPPPPPPP"), list("knqrrbbnpppppppp")))
@@ -93,24 +117,25 @@ def test_board_sync_plays_the_opening_from_the_camera_with_no_false_action(openi
 
 
 def test_a_bumped_camera_is_found_again_and_reading_goes_on() -> None:
-    scene = game_scene(42, markers=True)
-    first = synthetic.video(scene, OPENING[2:4], still_frames=7, hand_frames=8, seed=42)
+    scene = game_scene(42, markers=True, size=(960, 540))  # the markers found again
+    first = videos.video(scene, OPENING[2:3], still_frames=5, hand_frames=6, seed=42,
+                         still_pictures=2)
     # The camera is knocked: a new pose, then the game goes on.
     rng = np.random.default_rng(420)
     moved = dataclasses.replace(
         scene.with_pieces(scene.pieces),
         camera=synthetic.random_camera(rng, scene.square_mm, margin_squares=1.25))
-    moved = moved.with_pieces(dict(OPENING[3]))
-    second = synthetic.video(moved, OPENING[4:6], still_frames=12, hand_frames=8, seed=43)
+    moved = moved.with_pieces(dict(OPENING[2]))
+    second = videos.video(moved, OPENING[3:4], still_frames=12, hand_frames=6, seed=43,
+                          still_pictures=2)
     video = first + second
     snapshots, statuses = run_reader([f.image for f in video])
     check_run(video, snapshots)
     assert any("looking for it again" in s.message for s in statuses)
 
 
-def test_bad_frames_are_skipped_and_reported() -> None:
-    scene = game_scene(44, markers=True)
-    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
+def test_bad_frames_are_skipped_and_reported(one_placement) -> None:  # type: ignore[no-untyped-def]
+    video = one_placement
     frames: list = [f.image for f in video]  # type: ignore[type-arg]
     frames[3] = np.zeros((0, 0, 3), np.uint8)
     frames[9] = "garbage"
@@ -119,29 +144,26 @@ def test_bad_frames_are_skipped_and_reported() -> None:
     assert sum(s.message == "skipped an unreadable frame" for s in statuses) == 2
 
 
-def test_a_missing_square_network_is_named_and_the_reader_stops() -> None:
-    from vision.config import VisionConfig
-
-    scene = game_scene(44, markers=True)
-    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=44)
-    config = VisionConfig(game_nets=("no-such-network.onnx",))
+def test_a_missing_square_network_is_named_and_the_reader_stops(one_placement) -> None:  # type: ignore[no-untyped-def]
+    video = one_placement
+    config = ONE_PHOTO_NET.replace(game_nets=("no-such-network.onnx",))
     snapshots, statuses = run_reader([f.image for f in video], config=config)
     assert not snapshots
     last = statuses[-1]
     assert not last.connected and "no-such-network.onnx" in last.message, statuses
 
 
-def test_a_real_video_file_is_read_to_the_end(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    scene = game_scene(45, markers=True)
-    video = synthetic.video(scene, OPENING[:1], still_frames=6, hand_frames=6, seed=45)
+def test_a_real_video_file_is_read_to_the_end(tmp_path, one_placement) -> None:  # type: ignore[no-untyped-def]
+    video = one_placement
     path = tmp_path / "game.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (1280, 720))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, SIZE)
     for f in video:
         writer.write(f.image)
     writer.release()
     snapshots: list[BoardSnapshot] = []
     statuses: list[SourceStatus] = []
     reader = open_board(str(path))
+    reader.config = ONE_PHOTO_NET
     reader.show(LedHint())  # a camera has no lights: accepted and kept
     reader.start(snapshots.append, statuses.append)
     assert reader.wait(60)
@@ -186,13 +208,14 @@ def test_an_unopenable_source_reports_disconnected() -> None:
 
 
 def test_live_sources_drop_frames_rather_than_lag() -> None:
-    scene = game_scene(46, markers=True)
+    scene = game_scene(46, markers=True, size=SIZE)
     image = synthetic.render(scene, 1)
-    capture = FakeCapture([image] * 60)
-    reader = CameraBoardReader(0, capture_factory=lambda s: capture, live=True)
+    capture = FakeCapture([image] * 30)
+    reader = CameraBoardReader(0, capture_factory=lambda s: capture, live=True,
+                               config=ONE_PHOTO_NET)
     reader.start(lambda s: None, lambda s: None)
     assert reader.wait(60)
-    assert reader.frames_seen + reader.frames_dropped == 60
+    assert reader.frames_seen + reader.frames_dropped == 30
     assert reader.frames_dropped > 0
 
 

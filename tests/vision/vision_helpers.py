@@ -1,56 +1,20 @@
-"""Shared helpers for the camera tests: a fake capture and synthetic games."""
+"""Shared helpers for the camera tests: a short opening as positions, and the lab's
+fake capture and synthetic games (:mod:`lab.videos`)."""
 
 from __future__ import annotations
 
+import json
 import os
-from typing import Any
+import shutil
+from pathlib import Path
 
 import chess
-import numpy as np
 
-from vision import synthetic
+from lab.videos import FPS, FakeCapture, game_scene, settled_grids
+
+__all__ = ["ACTIONS", "FPS", "FULL", "OPENING", "FakeCapture", "game_scene", "settled_grids"]
 
 FULL = os.environ.get("RAINDROP_FULL") == "1"
-FPS = 10.0
-
-
-class FakeCapture:
-    """A ``cv2.VideoCapture`` stand-in that plays a list of frames (None = a bad frame)."""
-
-    def __init__(self, frames: list[Any]) -> None:
-        self.frames = list(frames)
-        self.index = 0
-        self.released = False
-
-    def isOpened(self) -> bool:
-        return True
-
-    def read(self) -> tuple[bool, Any]:
-        if self.index >= len(self.frames):
-            return False, None
-        frame = self.frames[self.index]
-        self.index += 1
-        return True, frame
-
-    def get(self, prop: int) -> float:
-        return FPS
-
-    def release(self) -> None:
-        self.released = True
-
-
-def settled_grids(frames: list[synthetic.VideoFrame]) -> list[tuple[str, ...]]:
-    """The distinct positions the board rests in, in order (what a perfect reader sends)."""
-    out: list[tuple[str, ...]] = []
-    for frame in frames:
-        if not frame.hand and (not out or out[-1] != frame.grid):
-            out.append(frame.grid)
-    return out
-
-
-def game_scene(seed: int, **kwargs: Any) -> synthetic.Scene:
-    rng = np.random.default_rng(seed)
-    return synthetic.random_scene(rng, fraction=0.0, **kwargs)
 
 
 # A short legal Raindropchess opening as physical positions: both kings are
@@ -68,3 +32,22 @@ OPENING: list[dict[chess.Square, tuple[str, int]]] = [
     {chess.F2: ("white", K), chess.E8: ("black", K), chess.E3: ("black", N)},
 ]
 ACTIONS = ["place", "place", "place", "place", "move", "move"]
+
+
+def small_labelled_set(folder: Path, names: list[str], source: Path | None = None) -> Path:
+    """A copy of some of the labelled photos of ``source`` (by default the real board
+    photos, tests/vision/data/real_boards) in ``folder``, with their entries of
+    ``labels.json`` in its order: for the lab's readers of a whole set, pointed at it
+    (``lab.real_boards.real_boards_dir`` monkeypatched, or ``RAINDROP_VISION_SAMPLES``)."""
+    from lab.real_boards import real_boards_dir
+
+    source = source or real_boards_dir()
+    labels = json.loads((source / "labels.json").read_text(encoding="utf-8"))
+    kept = [item for item in labels["images"] if item["image"] in names]
+    assert len(kept) == len(names), names
+    folder.mkdir(parents=True, exist_ok=True)
+    for item in kept:
+        shutil.copy(source / item["image"], folder / item["image"])
+    (folder / "labels.json").write_text(json.dumps({**labels, "images": kept}),
+                                        encoding="utf-8")
+    return folder

@@ -1,7 +1,7 @@
 """Starting, resuming and showing abstract games in the app (the screens call these).
 
-The screens are made when first shown (:func:`make_screen`), so the app starts as
-fast as before the games came.
+The screens themselves are made when first shown (``ui.app.SCREENS``), so the app starts
+as fast as before the games came.
 """
 
 from __future__ import annotations
@@ -14,31 +14,11 @@ from typing import Any
 from companion import games
 from companion.clock import ClockSettings
 from companion.games import OptionError
-from companion.games.journal import new_session
+from companion.games.resume import new_session
 from companion.games.session import GameSession
-from companion.records import Journal, JournalError
+from companion.journal import Journal, JournalError
 
 LOGGER = logging.getLogger(__name__)
-
-SCREENS = ("shelf", "games_setup", "games_play")
-
-
-def make_screen(name: str) -> Any:
-    """A new games screen by its name; ``KeyError`` for any other name."""
-    if name == "shelf":
-        from ui.games.shelf import ShelfScreen
-
-        return ShelfScreen(name=name)
-    if name == "games_setup":
-        from ui.games.setup import GameSetupScreen
-
-        return GameSetupScreen(name=name)
-    if name == "games_play":
-        from ui.games.play import GamesPlayScreen
-
-        return GamesPlayScreen(name=name)
-    raise KeyError(name)
-
 
 CLOCKS = ("none", "5+0", "10+5", "30+0")
 """The new-game screen's clock choices: none, or minutes each + seconds added a turn."""
@@ -104,11 +84,23 @@ def resume_game(app: Any, name: str) -> Any:
     return resume_path(app, info.path)
 
 
+def _let_go_of(app: Any, path: Path) -> None:
+    """Close the journal at ``path`` if the play screen's game records to it (resuming
+    the game that is running): a journal is open in one session at a time."""
+    if not app.root.has_screen("games_play"):
+        return
+    model = app.screen("games_play").model
+    journal = getattr(model, "journal", None)
+    if journal is not None and Path(journal.path).resolve() == Path(path).resolve():
+        journal.close()
+
+
 def resume_path(app: Any, path: Path) -> Any:
     """Resume the games journal at ``path`` on the play screen; the PlayModel, or None
     (``app.message`` says why)."""
     from ui.games import saved
 
+    _let_go_of(app, path)
     try:
         session, journal, warnings = saved.resume(path)
     except (JournalError, OptionError, ValueError) as error:

@@ -21,10 +21,11 @@ from typing import Any
 from companion.games import IllegalTurn, Position, Step, TurnBuilder
 from companion.games.record import write_record
 from companion.games.session import GameSession, SessionError
-from companion.records import Journal, JournalError
+from companion.journal import Journal, JournalError
+from companion.saving import write_new
 from ui.games import picking, summary
 from ui.games.geometry import Layout, changed_cells, layout, owners
-from ui.table import format_clock as clock_text
+from ui.table_words import format_clock as clock_text
 
 LOGGER = logging.getLogger(__name__)
 
@@ -454,12 +455,9 @@ class PlayModel:
     def export(self, folder: Path) -> Path | None:
         """Write the game record (as the engines write it) into ``folder``; the path."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = folder / f"{self.rules.name}-{stamp}.txt"
-        temporary = path.with_name(path.name + ".tmp")
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(write_record(self.session), encoding="utf-8")
-            temporary.replace(path)
+            path = _export_new(folder, f"{self.rules.name}-{stamp}", write_record(self.session))
         except OSError as error:
             self._say(f"Could not save the record: {error}", "danger")
             self._changed()
@@ -467,6 +465,16 @@ class PlayModel:
         self._say(f"Record saved to {path}", "good")
         self._changed()
         return path
+
+
+def _export_new(folder: Path, stem: str, text: str) -> Path:
+    """``text`` in a new file ``STEM.txt`` (``STEM-2.txt``... if taken): never over a file."""
+    for number in range(1, 100):
+        try:
+            return write_new(folder / f"{stem}{'' if number == 1 else f'-{number}'}.txt", text)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"too many records named {stem}")
 
 
 def _sentence(text: str) -> str:

@@ -1,5 +1,5 @@
 """The abstract games' journals on the shelf: which games are unfinished, and resuming
-one (through :mod:`companion.games.journal`, the same file machinery as Raindropchess's).
+one (through :mod:`companion.games.resume`, on the same journal as Raindropchess's).
 """
 
 from __future__ import annotations
@@ -8,11 +8,9 @@ import dataclasses
 import logging
 from pathlib import Path
 
-from companion import journal
-from companion.games.journal import is_games_journal, resume_session, session_from_contents
+from companion.games.resume import is_games_journal, resume_session, session_from_contents
 from companion.games.session import GameSession
-from companion.records import JournalError, read_records
-from ui.resume import ResumeInfo
+from companion.journal import Journal, JournalError, journals, read_entries
 
 LOGGER = logging.getLogger(__name__)
 
@@ -31,15 +29,15 @@ class Unfinished:
 
 def session_at(path: Path) -> GameSession:
     """The session a games journal records (no file touched); :class:`JournalError`."""
-    return session_from_contents(read_records(path))
+    return session_from_contents(read_entries(path))
 
 
 def unfinished_by_game() -> dict[str, Unfinished]:
     """The newest unfinished game of each game, by game name."""
     found: dict[str, Unfinished] = {}
-    for path in reversed(journal.journals()[-RECENT:]):
+    for path in reversed(journals()[-RECENT:]):
         try:
-            contents = read_records(path)
+            contents = read_entries(path)
             if not is_games_journal(contents.header):
                 continue
             game = str(contents.header.get("game"))
@@ -56,30 +54,8 @@ def unfinished_by_game() -> dict[str, Unfinished]:
     return found
 
 
-def resume(path: Path) -> tuple[GameSession, journal.Journal, tuple[str, ...]]:
+def resume(path: Path) -> tuple[GameSession, Journal, tuple[str, ...]]:
     """Rebuild the game and keep journaling to the same file; :class:`JournalError`
     leaves the file as it was."""
     resumed = resume_session(path)
     return resumed.session, resumed.journal, resumed.warnings
-
-
-def describe_games_journal(path: Path) -> ResumeInfo | None:
-    """What the home screen says of ``path`` when it holds an abstract game; ``None``
-    for any other journal."""
-    try:
-        contents = read_records(path)
-    except JournalError:
-        return None
-    if not is_games_journal(contents.header):
-        return None
-    game = str(contents.header.get("game"))
-    try:
-        session = session_from_contents(contents)
-    except JournalError as error:
-        return ResumeInfo(False, f"the last game cannot be read: {error}", path, game)
-    title = session.rules.title
-    result = session.result
-    if result is not None:
-        return ResumeInfo(False, f"the last game of {title} is over ({result.text})", path, game)
-    return ResumeInfo(True, f"{title}: {len(session.record)} actions played, "
-                            f"{session.to_move} to move", path, game)

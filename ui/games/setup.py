@@ -19,6 +19,8 @@ import ui.widgets.common
 import ui.widgets.segmented  # noqa: F401  (widgets the rules use)
 from companion import games
 from companion.games import OptionError
+from ui.games import control
+from ui.games.control import CLOCKS
 from ui.games.sensing import BOARD_HELP, BOARDS, follows
 from ui.widgets.segmented import Segmented
 
@@ -75,8 +77,6 @@ class GameSetupScreen(Screen):
             widget.option_key = key
             row.add_widget(widget)
             box.add_widget(row)
-        from ui.games.control import CLOCKS
-
         self.clock = "none"
         row = Factory.OptionRow(title="clock", explanation=(
             "A chess clock for both players: minutes each, plus seconds added after "
@@ -100,8 +100,6 @@ class GameSetupScreen(Screen):
 
     def start(self) -> None:
         """Start the game with the chosen options; a bad value is named, nothing starts."""
-        from ui.games import control
-
         try:
             control.start_game(App.get_running_app(), self.game, self.chosen(),
                                clock=control.clock_settings(self.clock),

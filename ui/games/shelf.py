@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import Screen
 
 import ui.widgets.common  # noqa: F401  (widgets the rules use)
 from companion import games
+from ui.games import control
 from ui.games.board import GameBoard
 from ui.games.geometry import layout
 
@@ -100,8 +101,6 @@ class ShelfScreen(Screen):
         app.show("games_setup")
 
     def resume(self, name: str) -> None:
-        from ui.games import control
-
         control.resume_game(App.get_running_app(), name)
 
     def show_rules(self, name: str) -> RulesView:

@@ -27,7 +27,7 @@ import ui.widgets.board
 import ui.widgets.camera_preview
 import ui.widgets.panel  # noqa: F401
 from ui.layout import game_layout
-from ui.table import review_frames
+from ui.table_view import review_frames
 from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, VerdictView, rescue_text
 
 LOGGER = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class SensedInfo(BoxLayout):
 
 
 class GameScreen(Screen):
-    """Shows a :class:`ui.session.GameSession`; ``session`` is set by the app."""
+    """Shows a :class:`ui.session.RaindropSession`; ``session`` is set by the app."""
 
     session = ObjectProperty(None, allownone=True)
     view = ObjectProperty(None, allownone=True)

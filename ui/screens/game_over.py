@@ -19,7 +19,7 @@ LOGGER = logging.getLogger(__name__)
 
 
 class GameOverScreen(Screen):
-    """``view`` is the final :class:`ui.table.TableView`; ``export_text`` says where
+    """``view`` is the final :class:`ui.table_view.TableView`; ``export_text`` says where
     the PGN went (or why it could not be written)."""
 
     view = ObjectProperty(None, allownone=True)

@@ -2,7 +2,7 @@
 its canvas; a tap on a square dispatches ``on_square(square)``.
 
 It only draws what its properties say (a tuple of
-:class:`ui.table.PiecePicture`, targets, selection...) and knows no rules.
+:class:`ui.table_view.PiecePicture`, targets, selection...) and knows no rules.
 The same widget shows a sensed board: ``markers`` are discs on the squares a
 sensor reports occupied.
 """

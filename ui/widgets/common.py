@@ -273,7 +273,7 @@ class UpsideDown(FloatLayout):
 
 
 class CardView(RelativeLayout):
-    """The flipped card, large: ``card`` is a :class:`ui.table.CardPicture` or None
+    """The flipped card, large: ``card`` is a :class:`ui.table_view.CardPicture` or None
     (then the face-down deck with ``deck_size`` cards left is shown)."""
 
     card = ObjectProperty(None, allownone=True)
@@ -322,7 +322,7 @@ class CapturedStrip(PieceDrawing):
 class DeckStrip(PieceDrawing):
     """The cards left in a deck by kind: an icon and a count for each kind.
 
-    ``entries`` holds :class:`ui.table.DeckEntry` items; ``color`` the deck's side.
+    ``entries`` holds :class:`ui.table_view.DeckEntry` items; ``color`` the deck's side.
     """
 
     entries = ObjectProperty(())

@@ -1,7 +1,7 @@
 """One player's side of the table: the flipped card, the deck by kind, the clock,
 a large Flip button, draw offers and resignation. Looks in ``panel.kv``.
 
-The panel only shows a :class:`ui.table.PlayerView` and reports presses as
+The panel only shows a :class:`ui.table_view.PlayerView` and reports presses as
 events (``on_flip``, ``on_offer_draw``, ``on_answer_draw``, ``on_resign``).
 """
 

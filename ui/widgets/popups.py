@@ -87,7 +87,7 @@ class PromotionPicker(PlacedModal):
 
 
 class ReviewSheet(PlacedModal):
-    """Steps through the game's positions (``frames``, :class:`ui.table.ReviewFrame`);
+    """Steps through the game's positions (``frames``, :class:`ui.table_view.ReviewFrame`);
     the screen shows ``frame`` on its board. Nothing here touches the game. Face to
     face (``face_to_face``), a button turns it towards the other player (``turned``:
     towards Black)."""

@@ -8,8 +8,8 @@ Besides the shared interface: :meth:`CrumbleRules.agree_draw`, the claim name ``
 
 from companion.games.crumble.builder import CrumbleBuilder
 from companion.games.crumble.official import from_official, to_official
+from companion.games.crumble.position import CrumblePosition
 from companion.games.crumble.rules import AGREED, CLAIM_DRAW, RULES, CrumbleRules
-from companion.games.crumble.state import CrumblePosition
 
 __all__ = ["AGREED", "CLAIM_DRAW", "RULES", "CrumbleBuilder", "CrumblePosition",
            "CrumbleRules", "from_official", "to_official"]

@@ -13,11 +13,18 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from companion.games.base import IllegalTurn, Step
-from companion.games.crumble.engine import Action, Successors, Work, piece_name
+from companion.games.crumble.engine import (
+    Action,
+    Successors,
+    Work,
+    actions,
+    finished,
+    piece_name,
+    swap_prefix,
+)
 from companion.games.crumble.geometry import DIRECTIONS, rect_text
-from companion.games.crumble.play import SIDE_WORDS, actions, finished, swap_prefix
-from companion.games.crumble.state import COLOUR_LETTER, SIDE_NAME, CrumblePosition
-from companion.games.crumble.turntext import read_action, scaled
+from companion.games.crumble.position import COLOUR_LETTER, SIDE_NAME, CrumblePosition
+from companion.games.crumble.turns import SIDE_WORDS, read_action, scaled
 
 LOGGER = logging.getLogger(__name__)
 

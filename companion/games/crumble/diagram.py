@@ -6,7 +6,7 @@ import logging
 
 from companion.games.crumble.geometry import to_exact
 from companion.games.crumble.names import LETTERS, designate
-from companion.games.crumble.state import SIDE_NAME, State
+from companion.games.crumble.position import SIDE_NAME, State
 
 LOGGER = logging.getLogger(__name__)
 

@@ -1,5 +1,6 @@
 """The Crumble turn engine: actions (splits and joins), swap steps with captures and the win
-check, and the swap search that lists every end state of a turn.
+check, the swap search that lists every end state of a turn, and the successor search over
+every turn of a position.
 
 Pieces never move during a swap and captures only recolour, so after the action the board's
 geometry is fixed: a :class:`Work` holds it (contacts patched locally from the position's own
@@ -28,7 +29,8 @@ from companion.games.crumble.geometry import (
     to_scaled,
 )
 from companion.games.crumble.names import designate
-from companion.games.crumble.state import COLOUR_LETTER, NAME, CrumblePosition, State
+from companion.games.crumble.position import COLOUR_LETTER, NAME, CrumblePosition, State
+from companion.limits import is_digits
 
 LOGGER = logging.getLogger(__name__)
 
@@ -558,7 +560,7 @@ class Successors:
         scale = state.scale
         self.texts = [(rect_text(r, scale) + ",b", rect_text(r, scale) + ",w")
                       for r in state.rects]
-        self.draw_count = int(state.draw) if state.draw.isdigit() else 0
+        self.draw_count = int(state.draw) if is_digits(state.draw) else 0
         # The mover's previous two worked regions, on a grid fine enough for them and the
         # pieces (the region of a draw turn must lie inside both).
         self.mine: list[list[Rect]] | None = None
@@ -599,3 +601,85 @@ class Successors:
         board = ";".join([texts[i][colours[i]] for i in order])
         draw = str(self.draw_count + 1) if draw_turn else "0"
         return f"{self.prefix}{board} {self.other} {draw} {history}"
+
+
+# ----------------------------------------------------------------------
+# Every turn of a position
+
+
+def actions(pos: CrumblePosition) -> list[Action]:
+    """Every legal split and join of the player to move."""
+    return split_actions(pos.state) + join_actions(pos.state, pos.board.side)
+
+
+def finished(pos: CrumblePosition) -> bool:
+    return bool(pos.winners) or pos.state.draw in ("3", "=")
+
+
+def swap_prefix(work: Work, start: int) -> str:
+    """The start of the swap part: ``b5t>`` after a split, ``>`` after a join."""
+    if work.action.kind == "join":
+        return ">"
+    return piece_name(work.rects[start], work.scale) + ">"
+
+
+def all_turns(pos: CrumblePosition) -> Iterator[str]:
+    """One turn text per action and per swap end state (the shortest swap path to it)."""
+    if finished(pos):
+        return
+    writer = Successors(pos)
+    for action in actions(pos):
+        work = Work(pos, action)
+        _, candidate = writer.worked(action)
+        yield action.text
+        for reached in explore(work, candidate):
+            yield f"{action.text} {swap_prefix(work, reached.start)}{reached.dirs}"
+
+
+def successor_texts(pos: CrumblePosition, only: list[Action] | None = None) -> set[str]:
+    """The texts of every position one complete turn reaches (of ``only`` these actions)."""
+    if finished(pos):
+        return set()
+    writer = Successors(pos)
+    out: set[str] = set()
+    for action in actions(pos) if only is None else only:
+        work = Work(pos, action)
+        texts, order, history, candidate = writer.writer(work)
+        out.add(writer.text(texts, order, work.colours, history, False))
+        for reached in explore(work, candidate):
+            out.add(writer.text(texts, order, reached.colours, history, candidate))
+    return out
+
+
+def turns_reaching(pos: CrumblePosition, target: CrumblePosition) -> list[str]:
+    """The turns (as :func:`all_turns` lists them) from ``pos`` that reach ``target``.
+
+    Only the actions whose pieces match the target's geometry are searched.
+    """
+    if finished(pos):
+        return []
+    a, b = pos.state, target.state
+    if (a.width, a.height) != (b.width, b.height) or a.side == b.side:
+        return []
+    scale = max(a.scale, b.scale)
+    mine = {(x * scale // a.scale, y * scale // a.scale, w * scale // a.scale,
+             h * scale // a.scale) for x, y, w, h in a.rects}
+    theirs = {(x * scale // b.scale, y * scale // b.scale, w * scale // b.scale,
+               h * scale // b.scale) for x, y, w, h in b.rects}
+    removed, added = mine - theirs, theirs - mine
+    out: list[str] = []
+    factor = scale // a.scale
+    writer = Successors(pos)
+    for action in actions(pos):
+        gone = {tuple(v * factor for v in a.rects[i]) for i in action.removed}
+        new = {tuple(v * factor for v in r) for r in action.added}
+        if gone != removed or new != added:
+            continue
+        work = Work(pos, action)
+        texts, order, history, candidate = writer.writer(work)
+        if writer.text(texts, order, work.colours, history, False) == target.text():
+            out.append(action.text)
+        for reached in explore(work, candidate):
+            if writer.text(texts, order, reached.colours, history, candidate) == target.text():
+                out.append(f"{action.text} {swap_prefix(work, reached.start)}{reached.dirs}")
+    return sorted(out)

@@ -15,6 +15,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TypeVar
 
+from companion.limits import is_digits
+
 LOGGER = logging.getLogger(__name__)
 
 Rect = tuple[int, int, int, int]
@@ -33,7 +35,7 @@ ALL_SIDES = 15
 def parse_number(text: str) -> Fraction:
     """A non-negative dyadic number written ``7`` or ``p/q``; ``ValueError`` otherwise."""
     head, slash, tail = text.partition("/")
-    if not head.isdigit() or (slash and not tail.isdigit()):
+    if not is_digits(head) or (slash and not is_digits(tail)):
         raise ValueError(f"{text!r} is not a number (write 3 or 3/4)")
     value = Fraction(int(head), int(tail) if slash else 1) if (not slash or int(tail)) else None
     if value is None:

@@ -13,8 +13,8 @@ LOGGER = logging.getLogger(__name__)
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
-_CELL = re.compile(r"^([a-z])(\d+)([lrbt]*)$")
-_RANGE = re.compile(r"^([a-z])(\d+):([a-z])(\d+)$")
+_CELL = re.compile(r"^([a-z])([0-9]{1,9})([lrbt]*)$")
+_RANGE = re.compile(r"^([a-z])([0-9]{1,9}):([a-z])([0-9]{1,9})$")
 _EXACT = re.compile(r"^\[([^\]]*)\]$")
 
 

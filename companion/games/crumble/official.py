@@ -29,15 +29,14 @@ import re
 from companion.games.base import IllegalTurn
 from companion.games.crumble.engine import Work, crossing, halves, midline, piece_name
 from companion.games.crumble.geometry import Rect
-from companion.games.crumble.play import play_turn, swap_start
-from companion.games.crumble.state import CrumblePosition
-from companion.games.crumble.turntext import read_turn
+from companion.games.crumble.position import CrumblePosition
+from companion.games.crumble.turns import play_turn, read_turn, swap_start
 
 LOGGER = logging.getLogger(__name__)
 
-_MOVE = re.compile(r"^(\d+(?:,\d+)*)([HVJ])(.*)$")
-_SPLIT_REST = re.compile(r"^(\d*)(?:-(\d+))?(?:([NESW])-)?([NESW]*)$")
-_JOIN = re.compile(r"^(\d+),(\d+)([NESW]*)$")
+_MOVE = re.compile(r"^([0-9]{1,9}(?:,[0-9]{1,9})*)([HVJ])(.*)$")
+_SPLIT_REST = re.compile(r"^([0-9]{0,9})(?:-([0-9]{1,9}))?(?:([NESW])-)?([NESW]*)$")
+_JOIN = re.compile(r"^([0-9]{1,9}),([0-9]{1,9})([NESW]*)$")
 
 
 class _Points:

@@ -6,18 +6,12 @@ import logging
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase
+from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase, check_count
 from companion.games.crumble.builder import CrumbleBuilder
 from companion.games.crumble.diagram import draw
+from companion.games.crumble.engine import all_turns, finished, successor_texts, turns_reaching
 from companion.games.crumble.geometry import rect_text
-from companion.games.crumble.play import (
-    all_turns,
-    finished,
-    play_turn,
-    successor_texts,
-    turns_reaching,
-)
-from companion.games.crumble.state import (
+from companion.games.crumble.position import (
     COLOUR_LETTER,
     MAX_SIZE,
     NAME,
@@ -26,6 +20,8 @@ from companion.games.crumble.state import (
     State,
     read_state_and_board,
 )
+from companion.games.crumble.turns import play_turn
+from companion.limits import is_digits
 
 LOGGER = logging.getLogger(__name__)
 
@@ -58,7 +54,7 @@ class CrumbleRules(RulesBase[CrumblePosition]):
         size = []
         for key in ("width", "height"):
             value = values[key]
-            if not value.isdigit() or not 1 <= int(value) <= MAX_SIZE:
+            if not is_digits(value) or not 1 <= int(value) <= MAX_SIZE:
                 raise OptionError(f"{NAME}: {key}={value!r} must be a whole number "
                                   f"from 1 to {MAX_SIZE}")
             size.append(int(value))
@@ -94,8 +90,13 @@ class CrumbleRules(RulesBase[CrumblePosition]):
     def canonical_turn(self, pos: CrumblePosition, turn: str) -> str:
         return play_turn(pos, turn).turn
 
-    def successors(self, pos: CrumblePosition) -> frozenset[CrumblePosition]:
-        return frozenset(CrumblePosition(t) for t in successor_texts(pos))
+    def successors(self, pos: CrumblePosition, *, limit: int | None = None,
+                   ) -> frozenset[CrumblePosition]:
+        found: set[CrumblePosition] = set()
+        for text in successor_texts(pos):
+            found.add(CrumblePosition(text))
+            check_count(len(found), limit, "positions")
+        return frozenset(found)
 
     def turns_to(self, pos: CrumblePosition, target: CrumblePosition) -> tuple[str, ...]:
         return tuple(turns_reaching(pos, target))

@@ -1,10 +1,10 @@
 """Dropper: drop on an enemy stone, push it aside, place a lone stone.
 
 ``RULES`` is the game for the registry (``companion.games.get("dropper")``).
-Modules: ``grid`` (point names, neighbours, bit masks), ``position`` (the
-position and its text), ``engine`` (turn generation), ``turns`` (reading and
-checking a typed turn), ``builder`` (a turn step by step), ``rules`` (the
-interface).
+The standard layout of a game folder (``docs/dev/README.md``): ``position`` (the
+position and its text), ``turns`` (reading and checking a typed turn), ``engine``
+(turn generation), ``builder`` (a turn step by step), ``rules`` (the interface);
+and ``geometry`` (point names, neighbours, bit masks).
 """
 
 from __future__ import annotations

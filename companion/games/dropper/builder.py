@@ -28,7 +28,7 @@ from companion.games.dropper.turns import colour_name, normalise
 
 LOGGER = logging.getLogger(__name__)
 
-PART = re.compile(r"[>+]?[a-z]\d+")
+PART = re.compile(r"[>+]?[a-z][0-9]{1,9}")
 
 TAP, PUSH, FREE, DONE, OVER, FREE_ONLY = "tap", "push", "free", "done", "over", "free-only"
 

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from functools import cache
+from itertools import repeat
 from typing import NamedTuple
 
-from companion.games.dropper.position import OTHER, DropperPosition
+from companion.games.dropper.geometry import Grid
+from companion.games.dropper.position import SHIFT, SIDE_BIT, DropperPosition, size_code
 
 LOGGER = logging.getLogger(__name__)
 
@@ -85,60 +88,87 @@ def turn_text(pos: DropperPosition, x: int, y: int, f: int) -> str:
 
 def apply(pos: DropperPosition, x: int, y: int, f: int) -> DropperPosition:
     """The position after the (legal) turn (X, Y, F); no checks."""
-    me, them = pos.side, OTHER[pos.side]
-    chars = list(pos.board)
-    if x >= 0:
-        chars[x] = me
-        chars[y] = them
-    if f >= 0:
-        chars[f] = me
-    return DropperPosition("".join(chars), them)
+    g = pos.grid
+    last = g.length - 1
+    gain = (1 << (last - x) if x >= 0 else 0) | (1 << (last - f) if f >= 0 else 0)
+    lose = 1 << (last - x) if x >= 0 else 0
+    push = 1 << (last - y) if y >= 0 else 0
+    white, black = pos.white, pos.black
+    if pos.side == "w":
+        return DropperPosition.of(white | gain, (black & ~lose) | push, "b", g)
+    return DropperPosition.of((white & ~lose) | push, black | gain, "w", g)
 
 
 def successors(pos: DropperPosition) -> frozenset[DropperPosition]:
-    """Every position one legal turn reaches (one per turn: rules 8.4)."""
+    """Every position one legal turn reaches (one per turn: rules 8.4).
+
+    Works on the packed integer alone: a successor is the position's integer
+    with the turn's bits changed, its text written only if asked for.
+    """
     g = pos.grid
-    b = board_of(pos)
-    me, them = pos.side, OTHER[pos.side]
-    s = pos.board
-    new = DropperPosition
+    length = g.length
+    white, black = pos.white, pos.black
+    s = g.stride
+    taken = white | black
+    empty = g.valid & ~taken
+    d = taken | taken << 1 | taken >> 1
+    free = empty & ~(d | d << s | d >> s)
+    white_moves = pos.side == "w"
+    # the packed fields: white at bit length + SHIFT, black at SHIFT
+    tail = (0 if white_moves else SIDE_BIT) ^ SIDE_BIT | size_code(g) << 1 | 1
+    if white_moves:
+        mine_at, theirs_at, mine, theirs = length + SHIFT, SHIFT, white, black
+    else:
+        mine_at, theirs_at, mine, theirs = SHIFT, length + SHIFT, black, white
+    e = empty | empty << 1 | empty >> 1
+    droppable = theirs & (e | e << s | e >> s)
+    values: list[int] = []  # the successors' packed integers
+    push = values.append
+    # the free points, each as the bit it sets in a successor
+    frees = []
+    free <<= mine_at
+    while free:
+        f = free & -free
+        free ^= f
+        frees.append(f)
+    if not droppable:
+        base = white << (length + SHIFT) | black << SHIFT | tail
+        values = [base | f for f in frees]
+    else:
+        near, around = _tables(g)
+        mine_part = mine << mine_at
+        theirs_part = theirs << theirs_at
+        extend = values.extend
+        while droppable:
+            x = droppable & -droppable
+            droppable ^= x
+            ys = near[x.bit_length() - 1] & empty
+            gained = mine_part | x << mine_at | tail
+            kept = theirs_part ^ x << theirs_at
+            while ys:
+                y = ys & -ys
+                ys ^= y
+                done = gained | kept | y << theirs_at
+                if frees:
+                    spoiled = around[y.bit_length() - 1] << mine_at
+                    left = [done | f for f in frees if not f & spoiled]
+                    if left:
+                        extend(left)
+                        continue
+                push(done)
+    return frozenset(map(int.__new__, repeat(DropperPosition), values))
+
+
+@cache
+def _tables(g: Grid) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per bit (not per index): the neighbours' mask and the point-and-neighbours mask."""
     last = g.length - 1
-    out: list[DropperPosition] = []
-    add = out.append
-    free = b.free
-    if not b.droppable:
-        while free:
-            top = free.bit_length() - 1
-            free ^= 1 << top
-            k = last - top
-            add(new(s[:k] + me + s[k + 1:], them))
-        return frozenset(out)
-    neighbours, around = g.neighbours, g.around
-    empty = b.empty
-    xs = b.droppable
-    while xs:
-        top = xs.bit_length() - 1
-        xs ^= 1 << top
-        x = last - top
-        ys = neighbours[x] & empty
-        while ys:
-            top = ys.bit_length() - 1
-            ys ^= 1 << top
-            y = last - top
-            if x < y:
-                t = s[:x] + me + s[x + 1:y] + them + s[y + 1:]
-            else:
-                t = s[:y] + them + s[y + 1:x] + me + s[x + 1:]
-            left = free & ~around[y]
-            if not left:
-                add(new(t, them))
-                continue
-            while left:
-                top = left.bit_length() - 1
-                left ^= 1 << top
-                k = last - top
-                add(new(t[:k] + me + t[k + 1:], them))
-    return frozenset(out)
+    near = [0] * g.length
+    around = [0] * g.length
+    for k in range(g.length):
+        near[last - k] = g.neighbours[k]
+        around[last - k] = g.around[k]
+    return tuple(near), tuple(around)
 
 
 def count_turns(pos: DropperPosition) -> int:

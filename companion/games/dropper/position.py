@@ -1,20 +1,23 @@
 """A Dropper position and its text: ``dropper <board> <side>``.
 
-The board field is kept as written (rows from the top down, ``/`` between
-rows, ``.`` ``w`` ``b``), so the canonical text costs nothing and two
-positions are equal exactly when their texts are. The stones as bit masks
-(see :mod:`companion.games.dropper.grid`) are worked out on first use.
+A position is one integer: each colour's stones as a bit mask on the board's
+:class:`~companion.games.dropper.geometry.Grid` (one bit a character of the board
+text), the side to move and the board size, packed as
+``white << (L + SHIFT) | black << SHIFT | side << 11 | size << 1 | 1`` (``L``
+the length of the board text). Equal integers are exactly equal texts, and a
+successor costs one integer, so listing them makes no text at all: the board
+text is written from the masks on first use (a position read from text keeps
+the text it was read from, in a bounded cache).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from typing import Any
 
 from companion.games.base import PositionError
-from companion.games.dropper.grid import (
+from companion.games.dropper.geometry import (
     BLACK_BITS,
     MAX_SIDE,
     WHITE_BITS,
@@ -28,16 +31,93 @@ NAME = "dropper"
 SIDES = {"w": "white", "b": "black"}
 OTHER = {"w": "b", "b": "w"}
 
+SHIFT = 12
+"""Bits below the black mask: the marker bit, the size (10 bits), the side."""
+SIDE_BIT = 1 << 11
+_SIZE_MASK = 0x7FE
+_GRIDS: dict[int, Grid] = {}
 
-@dataclass(frozen=True)
-class DropperPosition:
-    """A board and the side to move. Build it with :func:`parse_position`
-    (or the rules' ``start``/``play``): the constructor trusts its fields."""
 
-    board: str
-    """The board field of the position text."""
-    side: str
-    """``"w"`` or ``"b"``: the side to move."""
+def size_code(g: Grid) -> int:
+    """The grid's size in the packed position (``(width - 1) * 26 + height - 1``)."""
+    code = (g.width - 1) * MAX_SIDE + g.height - 1
+    _GRIDS.setdefault(code, g)
+    return code
+
+
+def grid_of(board: str) -> Grid:
+    """The grid of a board field (its rows' length and count)."""
+    width = board.find("/")
+    if width < 0:
+        return grid(len(board), 1)
+    return grid(width, (len(board) + 1) // (width + 1))
+
+
+_new = int.__new__
+
+BOARDS_KEPT = 65536
+"""Board texts kept for positions (positions hold no text of their own)."""
+_BOARDS: dict[int, str] = {}
+
+
+class DropperPosition(int):
+    """A board and the side to move, packed in one integer (see the module's text).
+
+    ``DropperPosition(board, side)`` reads a board field (trusted: build one from
+    text with :func:`parse_position`); :meth:`of` makes one from masks.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, board: str, side: str) -> DropperPosition:
+        pos = cls.of(int(board.translate(WHITE_BITS), 2), int(board.translate(BLACK_BITS), 2),
+                     side, grid_of(board))
+        _BOARDS[int(pos)] = board
+        return pos
+
+    @classmethod
+    def of(cls, white: int, black: int, side: str, g: Grid) -> DropperPosition:
+        """The position of these masks (no checks)."""
+        return _new(cls, packed(white, black, side, g))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.board, self.side)
+
+    def __repr__(self) -> str:
+        return f"DropperPosition({self.board!r}, {self.side!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text(), spec)
+
+    @property
+    def grid(self) -> Grid:
+        return _GRIDS[(self & _SIZE_MASK) >> 1]
+
+    @property
+    def white(self) -> int:
+        """White's stones as a bit mask."""
+        return int(self) >> (SHIFT + _GRIDS[(self & _SIZE_MASK) >> 1].length)
+
+    @property
+    def black(self) -> int:
+        """Black's stones as a bit mask."""
+        return (int(self) >> SHIFT) & ((1 << _GRIDS[(self & _SIZE_MASK) >> 1].length) - 1)
+
+    @property
+    def side(self) -> str:
+        """``"w"`` or ``"b"``: the side to move."""
+        return "b" if self & SIDE_BIT else "w"
+
+    @property
+    def board(self) -> str:
+        """The board field of the position text (written from the masks, kept a while)."""
+        key = int(self)
+        board = _BOARDS.get(key)
+        if board is None:
+            if len(_BOARDS) >= BOARDS_KEPT:
+                _BOARDS.clear()
+            board = _BOARDS[key] = write_board(self.white, self.black, self.grid)
+        return board
 
     @property
     def to_move(self) -> str:
@@ -49,14 +129,6 @@ class DropperPosition:
     def __str__(self) -> str:
         return self.text()
 
-    @cached_property
-    def grid(self) -> Grid:
-        board = self.board
-        width = board.find("/")
-        if width < 0:
-            return grid(len(board), 1)
-        return grid(width, (len(board) + 1) // (width + 1))
-
     @property
     def width(self) -> int:
         return self.grid.width
@@ -64,16 +136,6 @@ class DropperPosition:
     @property
     def height(self) -> int:
         return self.grid.height
-
-    @cached_property
-    def black(self) -> int:
-        """Black's stones as a bit mask."""
-        return int(self.board.translate(BLACK_BITS), 2)
-
-    @cached_property
-    def white(self) -> int:
-        """White's stones as a bit mask."""
-        return int(self.board.translate(WHITE_BITS), 2)
 
     def cells(self) -> Mapping[str, str]:
         """Every point (``"a1"``...) and its content: ``"."``, ``"w"`` or ``"b"``."""
@@ -83,6 +145,28 @@ class DropperPosition:
     def at(self, point: str) -> str:
         """The content of one point (``"."``, ``"w"``, ``"b"``); ``KeyError`` if off the board."""
         return self.board[self.grid.index[point]]
+
+
+def packed(white: int, black: int, side: str, g: Grid) -> int:
+    """The integer of a position (see the module's text)."""
+    return ((white << g.length | black) << SHIFT | (SIDE_BIT if side == "b" else 0)
+            | size_code(g) << 1 | 1)
+
+
+_DIGITS = str.maketrans("0124", ".wb/")
+
+
+def write_board(white: int, black: int, g: Grid) -> str:
+    """The board field of these masks.
+
+    Each mask's binary digits read as hexadecimal put one bit in each digit;
+    summed with weights 1, 2 and 4 (white, black, separator), the hexadecimal
+    digits are the characters of the board.
+    """
+    length = g.length
+    value = (int(format(white, f"0{length}b"), 16) + 2 * int(format(black, f"0{length}b"), 16)
+             + 4 * int(format(g.separators, f"0{length}b"), 16))
+    return format(value, f"0{length}x").translate(_DIGITS)
 
 
 def parse_position(text: str) -> DropperPosition:

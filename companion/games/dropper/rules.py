@@ -13,10 +13,10 @@ import logging
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase
+from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase, check_count
 from companion.games.dropper import engine
 from companion.games.dropper.builder import DropperBuilder
-from companion.games.dropper.grid import LETTERS, MAX_SIDE, grid
+from companion.games.dropper.geometry import LETTERS, MAX_SIDE, grid
 from companion.games.dropper.position import (
     OTHER,
     SIDES,
@@ -24,6 +24,7 @@ from companion.games.dropper.position import (
     parse_position,
 )
 from companion.games.dropper.turns import check_turn, colour_name
+from companion.limits import is_digits
 
 LOGGER = logging.getLogger(__name__)
 
@@ -69,8 +70,11 @@ class DropperRules(RulesBase[DropperPosition]):
         checked = check_turn(pos, turn)
         return engine.apply(pos, checked.x, checked.y, checked.f)
 
-    def successors(self, pos: DropperPosition) -> frozenset[DropperPosition]:
-        return engine.successors(pos)
+    def successors(self, pos: DropperPosition, *, limit: int | None = None,
+                   ) -> frozenset[DropperPosition]:
+        found = engine.successors(pos)  # at most 8 a point: bounded by the board
+        check_count(len(found), limit, "positions")
+        return found
 
     def count_turns(self, pos: DropperPosition) -> int:
         """The number of legal turns (equal to the number of successors)."""
@@ -154,7 +158,7 @@ class DropperRules(RulesBase[DropperPosition]):
 
 
 def _side_option(key: str, value: str) -> int:
-    if not value.isdigit() or not 1 <= int(value) <= MAX_SIDE:
+    if not is_digits(value) or not 1 <= int(value) <= MAX_SIDE:
         raise OptionError(f"dropper: {key}={value!r} must be a whole number from 1 to {MAX_SIDE}")
     return int(value)
 

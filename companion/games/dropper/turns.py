@@ -15,13 +15,13 @@ from dataclasses import dataclass
 
 from companion.games.base import IllegalTurn
 from companion.games.dropper.engine import board_of
-from companion.games.dropper.grid import LETTERS
+from companion.games.dropper.geometry import LETTERS
 from companion.games.dropper.position import OTHER, SIDES, DropperPosition
 
 LOGGER = logging.getLogger(__name__)
 
-POINT = re.compile(r"([a-z])(\d+)")
-SHAPE = re.compile(r"([a-z]\d+)(?:>([a-z]\d+)(?:\+([a-z]\d+))?)?")
+POINT = re.compile(r"([a-z])([0-9]{1,9})")
+SHAPE = re.compile(r"([a-z][0-9]{1,9})(?:>([a-z][0-9]{1,9})(?:\+([a-z][0-9]{1,9}))?)?")
 COLOUR_WORDS = {"w": "w", "white": "w", "b": "b", "black": "b"}
 
 

@@ -1,10 +1,10 @@
 """Raindrops, the connection game of Luis Bolaños Mures (2011).
 
-Modules: ``geometry`` (bit-board tables), ``position`` (position text),
-``units`` (units, engagement, singleton slides), ``search`` (every chain of
-placements, the direct search for a target),
-``turn`` (turn text, one step at a time with reasons), ``builder`` (the
-step-wise builder), ``rules`` (the :class:`~companion.games.base.GameRules`).
+The standard layout of a game folder (``docs/dev/README.md``): ``position`` (the
+position and its text), ``turns`` (turn text, one step at a time with reasons),
+``engine`` (every chain of placements, the direct search for a target), ``builder``
+(the step-wise builder), ``rules`` (the :class:`~companion.games.base.GameRules`);
+and ``geometry`` (bit-board tables), ``units`` (units, engagement, singleton slides).
 """
 
 from __future__ import annotations

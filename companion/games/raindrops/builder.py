@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from companion.games.base import IllegalTurn, Step
+from companion.games.raindrops.engine import expand, viable
 from companion.games.raindrops.geometry import bits
 from companion.games.raindrops.position import SIDE_NAMES, RaindropsPosition
-from companion.games.raindrops.search import expand, viable
-from companion.games.raindrops.turn import (
+from companion.games.raindrops.turns import (
     Chain,
     apply_step,
     opening,

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from companion.games.base import IllegalTurn, Option, OptionError, Outcome, RulesBase
 from companion.games.raindrops.builder import RaindropsBuilder
+from companion.games.raindrops.engine import all_finals, find_turn, has_turn, least_turns
 from companion.games.raindrops.position import (
     OTHER,
     SIDE_NAMES,
@@ -16,9 +17,9 @@ from companion.games.raindrops.position import (
     parse_position,
     start_position,
 )
-from companion.games.raindrops.search import all_finals, find_turn, has_turn, representatives
-from companion.games.raindrops.turn import path_text, play_path
+from companion.games.raindrops.turns import path_text, play_path
 from companion.games.raindrops.units import Context, engaged_units, unit_count
+from companion.limits import is_digits
 
 LOGGER = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class RaindropsRules(RulesBase[RaindropsPosition]):
     def start(self, **options: str) -> RaindropsPosition:
         values = self.check_options(options)
         raw = values["size"]
-        if not raw.isdigit() or not 2 <= int(raw) <= 26:
+        if not is_digits(raw) or not 2 <= int(raw) <= 26:
             raise OptionError(f"raindrops: size={raw!r} must be a whole number from 2 to 26")
         return start_position(int(raw), values["layout"], values["a1"])
 
@@ -59,7 +60,7 @@ class RaindropsRules(RulesBase[RaindropsPosition]):
         if self._over(pos):
             return
         ctx = Context(pos)
-        for path in sorted(representatives(ctx).values()):
+        for path in least_turns(ctx):
             yield path_text(ctx, path)
 
     def _over(self, pos: RaindropsPosition) -> bool:
@@ -86,12 +87,14 @@ class RaindropsRules(RulesBase[RaindropsPosition]):
         ctx = Context(pos)
         return path_text(ctx, play_path(ctx, turn).path)
 
-    def successors(self, pos: RaindropsPosition) -> frozenset[RaindropsPosition]:
+    def successors(self, pos: RaindropsPosition, *, limit: int | None = None,
+                   ) -> frozenset[RaindropsPosition]:
         if self._over(pos):
             return frozenset()
         ctx = Context(pos)
         after = ctx.position_after
-        return frozenset([after(own) for own in all_finals(ctx)])
+        owns = all_finals(ctx) if limit is None else all_finals(ctx, limit)
+        return frozenset([after(own) for own in owns])
 
     def turns_to(self, pos: RaindropsPosition, target: RaindropsPosition) -> tuple[str, ...]:
         """The canonical turn (as :meth:`turns` lists it) reaching ``target``, or ``()``.

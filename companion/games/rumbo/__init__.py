@@ -11,9 +11,9 @@ role: ``"proposer"`` (phase k) then ``"chooser"`` (phase s).
 from __future__ import annotations
 
 from companion.games.rumbo.advice import diagram, komi_advice, komi_range, parity_advice
-from companion.games.rumbo.parse import parse
-from companion.games.rumbo.position import CHOOSER, PROPOSER, RumboPosition
-from companion.games.rumbo.rules import RULES, RumboBuilder, RumboRules
+from companion.games.rumbo.builder import RumboBuilder
+from companion.games.rumbo.position import CHOOSER, PROPOSER, RumboPosition, parse
+from companion.games.rumbo.rules import RULES, RumboRules
 from companion.games.rumbo.turns import Effects, GroupDeath
 
 __all__ = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from companion.games.rumbo.board import LETTERS, MAX_SIZE, MIN_SIZE
+from companion.games.rumbo.geometry import LETTERS, MAX_SIZE, MIN_SIZE
 from companion.games.rumbo.position import RumboPosition
 
 LOGGER = logging.getLogger(__name__)

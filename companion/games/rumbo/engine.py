@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from companion.games.rumbo.board import DIRECTIONS, NONE
+from companion.games.rumbo.geometry import DIRECTIONS, NONE
 from companion.games.rumbo.position import HORIZONTAL, VERTICAL, RumboPosition
 
 LOGGER = logging.getLogger(__name__)
@@ -157,92 +157,78 @@ def _fills(pos: RumboPosition, p: int, colour: str) -> list[int]:
 def successors(pos: RumboPosition) -> set[RumboPosition]:
     """Every distinct position one placement reaches (play phase, board not full).
 
-    The same judgement as :func:`place`, unrolled for speed: most placements
-    fill nothing and kill nothing, and then only the new stone is written.
+    The same judgement as :func:`place`, settled once per position for the
+    common case: from the group tables, each empty point knows the holes a
+    stone of each colour there would fill, whether it is the last liberty of a
+    group, and whether a new stone there keeps a liberty; a placement that
+    fills nothing and kills nothing (most of them) is then only the new stone
+    written into the text. The others go through :func:`place`.
     """
     geo = pos.geometry
     stones = pos.stones
     groups = pos.groups
-    of, liberties, members = groups.of, groups.liberties, groups.members
-    toward_all = geo.toward
+    of, liberties = groups.of, groups.liberties
     neighbours = geo.neighbours
     interior = geo.interior
     edgeholes = pos.edgeholes
-    table = OWNER_NOSTRAIGHT if pos.nostraight else OWNER_DEFAULT
-    size, side, komi, claims = pos.size, NEXT_SIDE[pos.side], pos.komi, pos.claims
-    nostraight = pos.nostraight
-    make = RumboPosition
+    # Holes: an empty point q with exactly one empty neighbour p and every stone
+    # neighbour of one colour c becomes a hole when c is placed on p.
+    holes_at: dict[int, str] = {}
+    for q, here in enumerate(stones):
+        if here != "." or not (edgeholes or interior[q]):
+            continue
+        free = -1
+        colours = set()
+        for r in neighbours[q]:
+            s = stones[r]
+            if s == ".":
+                if free >= 0:
+                    break
+                free = r
+            else:
+                colours.add(s)
+        else:
+            if free >= 0 and len(colours) == 1:
+                holes_at[free] = holes_at.get(free, "") + colours.pop()
+    # Atari: a group whose only liberty is p dies when the other colour is placed on p,
+    # and may die with the new stone when the same colour is.
+    atari: dict[int, str] = {}
+    for gid, libs in enumerate(liberties):
+        if libs and not libs & (libs - 1):
+            p = libs.bit_length() - 1
+            colour = stones[groups.members[gid][0]]
+            atari[p] = atari.get(p, "") + colour
     found: set[RumboPosition] = set()
     add = found.add
+    side = NEXT_SIDE[pos.side]
+    template = {"size": pos.size, "side": side, "komi": pos.komi, "claims": pos.claims,
+                "edgeholes": edgeholes, "nostraight": pos.nostraight}
+    new = object.__new__
+    keep = object.__setattr__  # positions made without the dataclass's checks
+    cls = RumboPosition
     for p, here in enumerate(stones):
         if here != ".":
             continue
-        toward = toward_all[p]
-        bit = 1 << p
         head, tail = stones[:p], stones[p + 1:]
+        near = neighbours[p]
+        roomy = False  # an empty neighbour with another empty neighbour: a sure liberty
+        for q in near:
+            if stones[q] == "." and any(stones[r] == "." for r in neighbours[q] if r != p):
+                roomy = True
+                break
+        holes = holes_at.get(p, "")
+        dying = atari.get(p, "")
         for colour in "bw":
-            fills: list[int] = []
-            libs = 0
-            own_dirs = 0
-            own: list[int] = []
-            kills: list[tuple[int, int]] = []
-            for d, q in enumerate(toward):
-                if q == NONE:
-                    continue
-                s = stones[q]
-                if s == colour:
-                    own.append(of[q])
-                    own_dirs |= 1 << d
-                elif s == ".":
-                    if (edgeholes or interior[q]) and all(
-                            r == p or stones[r] == colour for r in neighbours[q]):
-                        fills.append(q)
-                        own_dirs |= 1 << d
-                        for r in neighbours[q]:
-                            if r != p:
-                                own.append(of[r])
-                    else:
-                        libs |= 1 << q
-                elif liberties[of[q]] == bit:
-                    kills.append((d, of[q]))
-            for g in own:
-                libs |= liberties[g]
-            libs &= ~bit
-            for q in fills:
-                libs &= ~(1 << q)
-            if not fills and libs and not kills:
-                add(make(size, head + colour + tail, side, komi, claims, edgeholes, nostraight))
+            if colour in holes or OTHER[colour] in dying:
+                add(place(pos, p, colour).after)
                 continue
-            board = list(stones)
-            board[p] = colour
-            for q in fills:
-                board[q] = colour
-            marks: list[str] | None = None
-            if not libs:
-                owner = table[own_dirs]
-                if owner:
-                    marks = list(claims)
-                    marks[p] = owner
-                    for q in fills:
-                        marks[q] = owner
-                    for g in own:
-                        for q in members[g]:
-                            marks[q] = owner
-            done: set[int] = set()
-            for _, g in kills:
-                if g in done:
+            if not roomy:
+                alive = any(stones[q] == "." for q in near) or any(
+                    stones[q] == colour and liberties[of[q]] & ~(1 << p) for q in near)
+                if not alive:
+                    add(place(pos, p, colour).after)
                     continue
-                done.add(g)
-                dirs = 0
-                for d, g2 in kills:
-                    if g2 == g:
-                        dirs |= 1 << d
-                owner = table[dirs]
-                if owner:
-                    if marks is None:
-                        marks = list(claims)
-                    for q in members[g]:
-                        marks[q] = owner
-            add(make(size, "".join(board), side, komi,
-                     claims if marks is None else "".join(marks), edgeholes, nostraight))
+            made = new(cls)
+            keep(made, "__dict__", {**template, "stones": head + colour + tail})
+            add(made)
     return found

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from companion.games.rumbo.board import Geometry
+from companion.games.rumbo.geometry import Geometry
 
 LOGGER = logging.getLogger(__name__)
 

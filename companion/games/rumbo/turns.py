@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from companion.games.base import IllegalTurn
 from companion.games.rumbo.engine import PLAYER_OF, Placement, direction_name, place
-from companion.games.rumbo.parse import parse_komi
-from companion.games.rumbo.position import HORIZONTAL, VERTICAL, RumboPosition
+from companion.games.rumbo.position import HORIZONTAL, VERTICAL, RumboPosition, parse_komi
 
 LOGGER = logging.getLogger(__name__)
 
@@ -91,6 +91,36 @@ def read_turn(pos: RumboPosition, turn: str) -> Turn:
             f"{turn.strip()!r}: {geo.names[point]} is occupied "
             f"(a {COLOUR_NAMES[pos.stones[point]]} stone); place on an empty point")
     return Turn("place", f"{colour}@{geo.names[point]}", point=point, colour=colour)
+
+
+def all_turns(pos: RumboPosition) -> Iterator[str]:
+    """Every legal turn text of ``pos``: each komi, each side, each placement."""
+    if pos.side == "k":
+        limit = pos.size * pos.size
+        for komi in range(-limit, limit + 1):
+            yield f"komi={komi}"
+    elif pos.side == "s":
+        yield "side=v"
+        yield "side=h"
+    elif not pos.full:
+        names = pos.geometry.names
+        for p, stone in enumerate(pos.stones):
+            if stone == ".":
+                yield f"b@{names[p]}"
+                yield f"w@{names[p]}"
+
+
+def play_turn(pos: RumboPosition, turn: str) -> RumboPosition:
+    """The position after ``turn``; :class:`IllegalTurn` naming what is wrong."""
+    read = read_turn(pos, turn)
+    if read.kind == "komi":
+        return RumboPosition(pos.size, pos.stones, "s", read.komi, pos.claims,
+                             pos.edgeholes, pos.nostraight)
+    if read.kind == "side":
+        return RumboPosition(pos.size, pos.stones, "v", pos.komi, pos.claims,
+                             pos.edgeholes, pos.nostraight)
+    assert read.point is not None and read.colour is not None
+    return place(pos, read.point, read.colour).after
 
 
 def expected(pos: RumboPosition) -> str:

@@ -12,8 +12,9 @@ import pytest
 from cli_scripts import find_game, run_cli, scripted_game
 
 from companion.game import Game
-from companion.journal import latest_journal, read_journal, resume
+from companion.journal import latest_journal
 from companion.notation import read_pgn
+from companion.resume import read_journal, resume
 from companion.rules import HouseRules, Termination
 
 

@@ -23,10 +23,8 @@ from companion.journal import (
     encode_line,
     latest_journal,
     load_key,
-    new_game,
-    read_journal,
-    resume,
 )
+from companion.resume import new_game, read_journal, resume
 from companion.rules import HouseRules
 from companion.sealing import seal, unseal
 
@@ -325,7 +323,7 @@ def test_a_journal_in_use_by_another_process_is_refused(tmp_path: Path) -> None:
             seen += process.stdout.read1(4096)
         path = latest_journal(tmp_path)
         before = path.read_bytes()
-        with pytest.raises(JournalError, match="open in another raindrop process"):
+        with pytest.raises(JournalError, match="in use by another program: pid"):
             resume(path)
         assert path.read_bytes() == before
     finally:

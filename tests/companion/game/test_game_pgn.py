@@ -13,7 +13,7 @@ from game_helpers import fixed_decks, playout
 
 from companion.cards import Decks
 from companion.game import Game
-from companion.notation import PgnError, board_from_rfen, read_pgn
+from companion.notation import PgnError, board_from_rfen, read_pgn, write_pgn
 from companion.rules import FlipOutcome, HouseRules, RfenError, Termination
 
 RULE_SETS = [
@@ -40,7 +40,7 @@ def _games(count: int) -> list[Game]:
 def test_round_trip_replays_action_for_action() -> None:
     outcomes = set()
     for game in _games(24):
-        text = game.export_pgn() if game.is_over else game.pgn()
+        text = write_pgn(game, include_decks=True) if game.is_over else write_pgn(game)
         assert '[Variant "Raindropchess"]' in text
         assert "[RaindropRules " in text
         imported = read_pgn(text)
@@ -63,7 +63,7 @@ def test_chess_pgn_reads_the_files_without_errors() -> None:
     for game in _games(28):
         if game.rules.joker_effect == "remove_piece" or game.rules.blue_returns_when_captured:
             continue  # see docs/pgn.md: chess.pgn's board knows only the default rules
-        parsed = chess.pgn.read_game(io.StringIO(game.pgn()))
+        parsed = chess.pgn.read_game(io.StringIO(write_pgn(game)))
         assert parsed is not None
         assert parsed.errors == []
         drops_and_moves = [a for a in game.actions() if a.move is not None]
@@ -82,7 +82,7 @@ def test_flips_that_place_nothing_are_written_as_comments_and_nulls() -> None:
     assert event.outcome == FlipOutcome.RETURNED
     game.play_text("Kd2")
     game.resign(chess.BLACK)
-    text = game.pgn()
+    text = write_pgn(game)
     assert "{[%flip J extra_turn]}" in text
     assert "{[%flip P returned]} 2. Kd2" in text
     assert '[RaindropEnd "resignation"]' in text
@@ -101,7 +101,7 @@ def test_removal_and_null_moves() -> None:
     game.flip()
     game.remove(chess.H5)
     game.flip()            # Black's joker: no king on the board, no effect, turn over
-    text = game.pgn()
+    text = write_pgn(game)
     flat = " ".join(text.split())
     assert "N@h5 {[%flip J remove_piece] [%remove h5]} 2. -- {[%flip j no_effect]} 2... -- *" \
         in flat
@@ -120,13 +120,13 @@ def test_claims_agreement_and_time_round_trip() -> None:
         for text in ("Ka2", "Kh7", "Ka1", "Kh8"):
             game.play_text(text)
     game.claim_draw()
-    imported = read_pgn(game.pgn())
+    imported = read_pgn(write_pgn(game))
     assert imported.game.outcome == game.outcome
 
     agreed = Game(seed=1)
     agreed.offer_draw(chess.WHITE)
     agreed.accept_draw(chess.BLACK)
-    assert read_pgn(agreed.pgn()).game.outcome == agreed.outcome
+    assert read_pgn(write_pgn(agreed)).game.outcome == agreed.outcome
 
     now = [0.0]
     from companion.clock import ClockSettings
@@ -134,7 +134,7 @@ def test_claims_agreement_and_time_round_trip() -> None:
     timed = Game(seed=1, clock=ClockSettings(60, increment=2), now=lambda: now[0])
     now[0] = 61
     timed.tick()
-    text = timed.pgn()
+    text = write_pgn(timed)
     assert '[TimeControl "60+2"]' in text
     assert '[Termination "time forfeit"]' in text
     assert read_pgn(text).game.outcome == timed.outcome
@@ -142,7 +142,7 @@ def test_claims_agreement_and_time_round_trip() -> None:
 
 def test_without_the_deck_order_a_game_still_replays() -> None:
     game = _games(3)[2]
-    text = game.export_pgn() if game.is_over else game.pgn()
+    text = write_pgn(game, include_decks=True) if game.is_over else write_pgn(game)
     stripped = "\n".join(line for line in text.splitlines()
                          if not line.startswith("[RaindropDecks"))
     imported = read_pgn(stripped)
@@ -155,7 +155,7 @@ def _valid_pgn() -> str:
     game = Game(seed=5)
     playout(game, random.Random(5))
     assert game.is_over
-    return game.export_pgn()
+    return write_pgn(game, include_decks=True)
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
@@ -237,7 +237,7 @@ def test_an_unplaceable_card_goes_under_the_deck_and_ends_the_turn() -> None:
     assert game.turn == chess.BLACK
     assert game.export_deck_order()["white"] == ["K"]
     assert game.san_history()[-1] == "flip K (unplaceable)"
-    text = game.pgn()
+    text = write_pgn(game)
     flat = " ".join(text.split())
     assert "{[%flip K unplaceable]} 16. --" in flat
     parsed = chess.pgn.read_game(io.StringIO(text))

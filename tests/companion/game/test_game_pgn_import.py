@@ -13,7 +13,7 @@ from cli_scripts import run_cli
 from game_helpers import playout
 
 from companion.game import Game
-from companion.notation import PgnError, decode_pgn, read_pgn, split_games
+from companion.notation import PgnError, decode_pgn, read_pgn, split_games, write_pgn
 
 
 def _finished(seed: int) -> Game:
@@ -25,7 +25,7 @@ def _finished(seed: int) -> Game:
 
 def test_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     game = _finished(5)
-    text = "\ufeff" + game.pgn()
+    text = "\ufeff" + write_pgn(game)
     assert read_pgn(text).game.rfen() == game.rfen()
     path = tmp_path / "bom.pgn"
     path.write_bytes(text.encode("utf-8"))
@@ -37,7 +37,8 @@ def test_a_byte_order_mark_is_read(tmp_path: Path) -> None:
 
 def test_several_games_in_one_file(tmp_path: Path) -> None:
     games = [_finished(seed) for seed in (1, 5, 7)]
-    text = "\n".join(game.export_pgn(Event=f"Round {n}") for n, game in enumerate(games, 1))
+    text = "\n".join(write_pgn(game, headers={"Event": f"Round {n}"}, include_decks=True)
+                     for n, game in enumerate(games, 1))
     assert len(split_games(text)) == 3
     for number, game in enumerate(games, 1):
         imported = read_pgn(text, number=number)
@@ -66,7 +67,7 @@ def test_a_comment_line_starting_with_a_bracket_is_no_new_game() -> None:
 
 def test_latin1_files_are_read(tmp_path: Path) -> None:
     game = _finished(5)
-    text = game.pgn(Event="Café Olé", Site="Zürich")
+    text = write_pgn(game, headers={"Event": "Café Olé", "Site": "Zürich"})
     path = tmp_path / "latin1.pgn"
     path.write_bytes(text.encode("latin-1"))
     imported = read_pgn(decode_pgn(path.read_bytes()))
@@ -91,7 +92,8 @@ def test_an_illegal_drop_gets_its_real_reason(moves: str, reason: str) -> None:
 def test_plain_python_chess_opens_our_files_as_docs_pgn_says(tmp_path: Path) -> None:
     games = [_finished(seed) for seed in (1, 5)]
     path = tmp_path / "two.pgn"
-    path.write_bytes(("\ufeff" + "\n".join(g.export_pgn() for g in games)).encode("utf-8"))
+    text = "\n".join(write_pgn(g, include_decks=True) for g in games)
+    path.write_bytes(("\ufeff" + text).encode("utf-8"))
     import companion.rules  # noqa: F401  (registers the variant, see docs/pgn.md)
 
     with open(path, encoding="utf-8-sig") as handle:

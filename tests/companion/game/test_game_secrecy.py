@@ -19,8 +19,9 @@ from companion import events
 from companion import game as game_module
 from companion.cli.play import TerminalSession
 from companion.game import Game
-from companion.journal import KEY_DIR, new_game, read_journal, resume
+from companion.journal import KEY_DIR
 from companion.notation import read_pgn, write_pgn
+from companion.resume import new_game, read_journal, resume
 from companion.sealing import SealError, new_key, seal, unseal
 
 CANONICAL = "KQRRBBNNPPPPPPPP"
@@ -141,10 +142,10 @@ def test_the_order_is_exported_only_after_the_end(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="only once the game is over"):
         write_pgn(game, include_decks=True)
     with pytest.raises(ValueError, match="only once the game is over"):
-        game.export_pgn()
+        write_pgn(game, include_decks=True)
     game.resign(chess.WHITE)
-    assert "RaindropDecks" not in game.pgn()             # save: never the order
-    exported = game.export_pgn()
+    assert "RaindropDecks" not in write_pgn(game)             # save: never the order
+    exported = write_pgn(game, include_decks=True)
     assert "RaindropDecks" in exported
     assert read_pgn(exported).exact
 

@@ -20,7 +20,7 @@ from game_helpers import playout
 
 from companion.cli.play import TerminalSession
 from companion.game import Game, GameOverError
-from companion.notation import read_pgn
+from companion.notation import read_pgn, write_pgn
 from companion.rules import IllegalActionError
 
 
@@ -136,7 +136,7 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     game = Game(seed=3)
     playout(game, random.Random(3), limit=2000)  # a long game (seventy-five moves)
     pgn = tmp_path / "long.pgn"
-    pgn.write_text(game.export_pgn())
+    pgn.write_text(write_pgn(game, include_decks=True))
     assert len(game.actions()) > 100
     process = subprocess.Popen([sys.executable, "-m", "companion", "replay", str(pgn),
                                 "--all", "--no-color"], stdout=subprocess.PIPE,

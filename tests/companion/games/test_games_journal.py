@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.games.journal import new_session, resume_session, session_from_contents
-from companion.records import JournalError, read_records
+from companion.games.resume import new_session, resume_session, session_from_contents
+from companion.journal import JournalError, read_entries
 
 
 def play(tmp_path: Path, *turns: str) -> Path:
@@ -59,7 +59,7 @@ def test_a_damaged_entry_with_good_ones_after_it_is_refused_unchanged(tmp_path: 
 
 def test_an_entry_that_does_not_replay_is_refused(tmp_path: Path) -> None:
     path = play(tmp_path, "b2")
-    contents = read_records(path)
+    contents = read_entries(path)
     bad = contents.__class__(contents.path, contents.header,
                              ({"do": "turn", "turn": "q9", "n": 1},), contents.good_bytes,
                              contents.total_bytes, None)

@@ -10,6 +10,7 @@ from games_toy import RULES as ROW
 from companion import games
 from companion.clock import ClockSettings
 from companion.games.record import RecordError, read_record, write_record
+from companion.games.resume import apply_entry
 from companion.games.session import (
     GameEnded,
     GameSession,
@@ -25,7 +26,7 @@ def row() -> Iterator[None]:
     games.unregister("row")
 
 
-class Recorder:
+class ListJournal:
     def __init__(self) -> None:
         self.header: dict[str, object] | None = None
         self.entries: list[dict[str, object]] = []
@@ -91,7 +92,7 @@ def test_resign_agreement_and_claims_end_the_game() -> None:
 
 
 def test_journal_entries_replay_to_the_same_session() -> None:
-    recorder = Recorder()
+    recorder = ListJournal()
     session = new(journal=recorder)
     for turn in ("a1", "b1", "c1"):
         session.play(turn)
@@ -103,7 +104,7 @@ def test_journal_entries_replay_to_the_same_session() -> None:
     again = new()
     with again.replaying():
         for entry in recorder.entries:
-            again.apply_record(entry)
+            apply_entry(again, entry)
     assert again.position == session.position and again.turns == session.turns
 
 

@@ -1,6 +1,7 @@
-"""`raindrop play --game GAME --board ...`: the terminal game following a physical board.
+"""`raindrop play --game GAME --board ...`: the terminal game following a physical board
+through a StoneBoardSession (companion.sync.stone_session).
 
-The board sources are stood in for: settled stone boards fed to the link as the
+The board sources are stood in for: settled stone boards fed to the session as the
 camera reader would send them, and occupancy snapshots as the reed-switch board
 sends every change.
 """
@@ -16,10 +17,25 @@ import pytest
 from companion import games
 from companion.cli import CommandError
 from companion.cli.play_games import GamesTerminal, start_session
-from companion.cli.play_stones import StoneBoardLink, occupancy_snapshot, open_stone_board
+from companion.cli.play_stones import open_stone_board, stone_board
 from companion.games.session import GameSession
 from companion.sensors.snapshot import BoardSnapshot
+from companion.sync.stone_session import StoneBoardSession, occupancy_snapshot
 from companion.sync.stones import GridLayout, StoneSnapshot
+
+
+class NoSource:
+    name = "test"
+
+    def start(self, *_: object) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+def _link(terminal: GamesTerminal, spec: str = "camera") -> StoneBoardSession:
+    return stone_board(terminal, NoSource(), spec)
 
 
 def _terminal(tmp_path: Path, game: str, *options: str) -> tuple[GamesTerminal, io.StringIO]:
@@ -31,7 +47,7 @@ def _terminal(tmp_path: Path, game: str, *options: str) -> tuple[GamesTerminal, 
 
 def test_camera_boards_commit_turns_and_guide(tmp_path: Path) -> None:
     terminal, out = _terminal(tmp_path, "dropper", "size=5")
-    link = StoneBoardLink(terminal, terminal.say)
+    link = _link(terminal)
     rules, session = terminal.rules, terminal.session
     after = rules.play(session.position, "c3")
     link.on_snapshot(StoneSnapshot(dict(after.cells())))
@@ -66,7 +82,7 @@ def test_reed_board_follows_dropper_by_the_order_of_changes(lifted: str, turn: s
     """White on a1 and c1: Black dropping on either and pushing to b1 ends on the same
     occupancy; the stone lifted first tells which."""
     terminal, out = _set_up()
-    link = StoneBoardLink(terminal, terminal.say)
+    link = _link(terminal, "serial")
     board = {c: v for c, v in terminal.session.position.cells().items()}
     link.on_board(_occupancy(board))  # the board as the game starts: nothing to do
     for cell, value in ((lifted, "."), ("b1", "x"), (lifted, "x"), ("h8", "x")):
@@ -79,7 +95,7 @@ def test_reed_board_follows_dropper_by_the_order_of_changes(lifted: str, turn: s
 
 def test_reed_board_asks_when_the_order_cannot_tell() -> None:
     terminal, out = _set_up()
-    link = StoneBoardLink(terminal, terminal.say)
+    link = _link(terminal, "serial")
     board = {c: v for c, v in terminal.session.position.cells().items()}
     link.on_board(_occupancy(board))
     # The lift was missed (the board reported the end only): both drops fit.

@@ -205,7 +205,7 @@ def test_first_placement_on_two_lines_goes_on_along_the_open_one() -> None:
 
 
 def test_turns_to_never_lists_successors(monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.games.raindrops import rules, search
+    from companion.games.raindrops import engine, rules
 
     pos = R.parse(V5)
     targets = {t: R.play(pos, t) for t in R.turns(pos)}
@@ -213,11 +213,11 @@ def test_turns_to_never_lists_successors(monkeypatch: pytest.MonkeyPatch) -> Non
     def refuse(*_: object) -> None:
         raise AssertionError("turns_to listed successors")
 
-    monkeypatch.setattr(search, "finals", refuse)
-    monkeypatch.setattr(search, "all_finals", refuse)
-    monkeypatch.setattr(search, "representatives", refuse)
+    monkeypatch.setattr(engine, "finals", refuse)
+    monkeypatch.setattr(engine, "all_finals", refuse)
+    monkeypatch.setattr(engine, "least_turns", refuse)
     monkeypatch.setattr(rules, "all_finals", refuse)
-    monkeypatch.setattr(rules, "representatives", refuse)
+    monkeypatch.setattr(rules, "least_turns", refuse)
     with pytest.raises(AssertionError, match="listed successors"):
         R.successors(pos)
     for turn, target in targets.items():

@@ -8,7 +8,7 @@ import chess
 import chess.pgn
 import pytest
 
-from companion.rules import FlipOutcome, HouseRules, RaindropBoard, RfenError
+from companion.rules import FlipOutcome, HouseRules, RaindropBoard, RfenError, mate_verdict
 
 # White has no king yet; every empty square is attacked by Black, so the king card is
 # unplaceable (R8).
@@ -72,16 +72,16 @@ def test_verdict_texts_with_a_pending_card_or_joker() -> None:
     was empty when it was not."""
     joker = RaindropBoard("k7/8/8/8/8/8/PP6/K6r[NPq] w QRBNqrbn J 0 20",
                           rules=HouseRules(jokers_per_deck=1, joker_effect="remove_piece"))
-    verdict = joker.mate_verdict()
+    verdict = mate_verdict(joker)
     assert not verdict.checkmate
     assert verdict.summary == "Not checkmate: the flipped joker can remove the rook on h1."
     assert not verdict.conditions[2].holds
     assert "deck is empty" not in verdict.explain()
-    knight = RaindropBoard("k7/8/8/8/8/8/PP6/K6r[Pq] w QRBNqrbn N 0 20").mate_verdict()
+    knight = mate_verdict(RaindropBoard("k7/8/8/8/8/8/PP6/K6r[Pq] w QRBNqrbn N 0 20"))
     assert knight.summary == "Not checkmate: the flipped knight can be placed to block " \
                              "(6 squares)."
     assert knight.conditions[3].reason == \
         "the flipped knight can be placed between: b1, c1, d1, e1, f1, g1"
-    pawn = RaindropBoard("k7/8/8/8/8/8/PP6/K6r[Nq] w QRBNqrbn P 0 20").mate_verdict()
+    pawn = mate_verdict(RaindropBoard("k7/8/8/8/8/8/PP6/K6r[Nq] w QRBNqrbn P 0 20"))
     assert pawn.failed_rescue and "deck is empty" not in pawn.explain()
     assert pawn.conditions[3].reason.endswith("the flipped pawn may not be placed there")

@@ -18,6 +18,7 @@ from companion.rules import (
     RaindropBoard,
     RfenError,
     Termination,
+    mate_verdict,
 )
 
 REMOVE = HouseRules(jokers_per_deck=2, joker_effect="remove_piece")
@@ -289,7 +290,7 @@ def test_r7_a_rescue_flip_that_cannot_block_loses_by_default() -> None:
     assert board.is_failed_rescue()
     assert board.outcome() == Outcome(Termination.FAILED_RESCUE, chess.BLACK)
     assert board.is_game_over()
-    assert board.mate_verdict().failed_rescue
+    assert mate_verdict(board).failed_rescue
     assert list(board.legal_moves) == []
     with pytest.raises(IllegalFlipError):
         board.flip("N")
@@ -317,7 +318,7 @@ def test_r7_failed_rescue_return_without_a_lifting_move_is_checkmate() -> None:
     board.flip("P")
     assert board.is_checkmate()
     assert board.outcome() == Outcome(Termination.CHECKMATE, chess.BLACK)
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert verdict.checkmate and not verdict.flip_allowed
     assert "failed rescue flip" in verdict.conditions[3].reason
 
@@ -329,7 +330,7 @@ def test_r7_double_check_cannot_be_blocked_even_with_a_full_deck() -> None:
     assert len(board.checkers()) == 2
     assert board.rescue_cards() == {}
     assert board.is_checkmate()
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert verdict.checkmate and verdict.deck_size == 15
     assert verdict.conditions[3].reason == "a double check cannot be blocked"
     assert board.outcome() == Outcome(Termination.CHECKMATE, chess.BLACK)
@@ -374,7 +375,7 @@ def test_r8_a_pawn_card_that_cannot_block_in_check_is_a_failed_rescue() -> None:
 def test_r9_not_mate_while_a_rescue_flip_could_succeed() -> None:
     board = RaindropBoard(back_rank("NPP"))
     assert not board.is_checkmate()
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert not verdict.checkmate
     assert [(r.card, r.copies) for r in verdict.rescue_cards] == [("N", 1)]
     assert verdict.rescue_probability == Fraction(1, 3)
@@ -385,7 +386,7 @@ def test_r9_not_mate_while_a_rescue_flip_could_succeed() -> None:
 
 def test_r9_mate_when_no_card_left_could_block() -> None:
     board = RaindropBoard(back_rank("PP"))
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert verdict.checkmate and board.is_checkmate()
     assert verdict.rescue_probability == 0
     assert all(c.holds for c in verdict.conditions)
@@ -399,12 +400,12 @@ def test_r9_mate_while_the_other_king_is_off_the_board() -> None:
     assert board.king(chess.BLACK) is None
     assert board.is_checkmate()
     assert board.outcome() == Outcome(Termination.CHECKMATE, chess.BLACK)
-    assert "adjacent" in board.mate_verdict().conditions[3].reason
+    assert "adjacent" in mate_verdict(board).conditions[3].reason
 
 
 def test_r9_the_verdict_is_for_the_side_to_move_only() -> None:
     board = RaindropBoard("4k3/8/8/8/8/8/8/4K3[Qq] w QRBNqrbn - 0 8")
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert not verdict.checkmate and not verdict.conditions[0].holds
 
 
@@ -522,7 +523,7 @@ def test_r12_extra_turn_joker_keeps_the_turn() -> None:
 
 def test_r12_extra_turn_joker_in_check_then_flip_again() -> None:
     board = RaindropBoard(back_rank("NJ"), rules=EXTRA)
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert not verdict.checkmate
     assert verdict.rescue_probability == 1  # the joker only leads to another flip
     assert board.flip("J").outcome == FlipOutcome.EXTRA_TURN
@@ -532,11 +533,11 @@ def test_r12_extra_turn_joker_in_check_then_flip_again() -> None:
 
 def test_r12_extra_turn_jokers_alone_cannot_rescue() -> None:
     board = RaindropBoard(back_rank("PJ"), rules=EXTRA)
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert verdict.checkmate and board.is_checkmate()
     assert verdict.rescue_probability == 0
     board = RaindropBoard(back_rank("NPJ"), rules=EXTRA)
-    assert board.mate_verdict().rescue_probability == Fraction(1, 2)
+    assert mate_verdict(board).rescue_probability == Fraction(1, 2)
 
 
 def test_r12_remove_piece_joker_removes_an_opposing_piece_not_the_king() -> None:
@@ -574,7 +575,7 @@ def test_r12_remove_piece_joker_may_not_expose_the_own_king() -> None:
 def test_r12_remove_piece_joker_in_check_only_the_single_checker() -> None:
     board = RaindropBoard(back_rank("J").replace("k7", "k2n4"), rules=REMOVE)
     assert board.rescue_cards() == {"J": chess.SquareSet(squares("h1"))}
-    verdict = board.mate_verdict()
+    verdict = mate_verdict(board)
     assert verdict.rescue_probability == 1
     assert "joker" in verdict.conditions[2].reason
     board.flip("J")
@@ -587,7 +588,7 @@ def test_r12_remove_piece_joker_in_check_only_the_single_checker() -> None:
 
 def test_r12_remove_piece_joker_probability_counts_jokers_as_rescues() -> None:
     board = RaindropBoard(back_rank("NPJ"), rules=REMOVE)
-    assert board.mate_verdict().rescue_probability == Fraction(2, 3)
+    assert mate_verdict(board).rescue_probability == Fraction(2, 3)
 
 
 def test_r12_joker_that_cannot_lift_a_check_applies_r7() -> None:

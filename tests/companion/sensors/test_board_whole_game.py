@@ -6,7 +6,8 @@ engine (flips, placements, moves, captures, to the end) is replayed as hands
 on the board: pieces are lifted, slid, hovered and put down scan by scan. The
 host must report exactly the settled occupancy after each action, nothing in
 between. A second game is followed by the game itself, through BoardSync.
-``RAINDROP_FULL=1`` plays several games of each.
+By default one short game of each (every kind of step, captures, the end);
+``RAINDROP_FULL=1`` adds several long ones.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from companion.sensors.serial_board import ReaderConfig, SerialBoardReader
 from companion.sync import PhysicalBoardSession, SyncKind, SyncResult
 
 FULL = os.environ.get("RAINDROP_FULL") == "1"
-SEEDS = [9, 54, 13, 51, 0, 3] if FULL else [9]  # seed 9: 46 actions, 9 captures, mate
+SEEDS = [1116, 9, 54, 13, 51, 0, 3] if FULL else [1116]
+"""1116: 15 actions, 5 captures, a failed rescue; 9: 46 actions, 9 captures, mate."""
 HAND = 8  # scans a lifted piece stays in the air: past debounce (5), far inside settling
 
 
@@ -118,7 +120,8 @@ def test_whole_game_on_the_simulated_board(seed: int, sim_board, reader_for,
 
 # --- the same, with the game following through BoardSync -------------------------------
 
-SYNC_SEEDS = [26, 16, 70] if FULL else [26]  # 26: 32 actions, 8 captures, mate
+SYNC_SEEDS = [662, 26, 16, 70] if FULL else [662]
+"""662: 13 moves, 2 captures, a failed rescue; 26: 32 actions, 8 captures, mate."""
 SLOW = 240  # scans (0.6 s): a captured piece taken off and put aside, seen settled
 
 
