@@ -41,7 +41,10 @@ SCREENS = {
     "shelf": ("ui.games.shelf", "ShelfScreen"),
     "games_setup": ("ui.games.setup", "GameSetupScreen"),
     "games_play": ("ui.games.play", "GamesPlayScreen"),
+    "analysis": ("ui.screens.analysis", "AnalysisScreen"),
 }
+REVIEW_SECONDS = 0.3
+"""The review's time a position (a 60-turn game: about 20 s, shown as it goes)."""
 ESCAPE = 27  # also Android's back key
 
 
@@ -65,6 +68,19 @@ class RaindropApp(App):  # type: ignore[misc]
         self._haptics: Any = None
         self.first_frame_at: float | None = None
         self.exit_problem: str | None = None
+        self.companion_playouts: int | None = None
+        """The companion's fixed budget a turn and a hint (tests; None: its level's time)."""
+        self.review_playouts: int | None = None
+        """The review's budget a position (tests; None: a fraction of a second)."""
+        self.speaker_factory: Any = None
+        """Makes the voice's speaker (tests: a fake); None: the platform's own."""
+        self._voice: Any = None
+        self.voice_problem = ""
+        from kivy.utils import platform
+
+        self.search_in_process = platform != "android"
+        """The companion searches in a process of its own (``ui.search_process``), so the
+        screen keeps drawing; False: on a thread of the app's (tests' fake engines)."""
 
     @property
     def settings(self) -> AppSettings:
@@ -93,6 +109,22 @@ class RaindropApp(App):  # type: ignore[misc]
             self._haptics = Haptics(enabled=self.settings.haptics)
         return self._haptics
 
+    def voice(self) -> Any:
+        """The speaker the companion's sentences go to (a queue: speaking never blocks the
+        screen), or None while the voice setting is off. Where the platform has no speech
+        the sentences are only shown, and ``voice_problem`` says why."""
+        if not self.settings.voice:
+            return None
+        if self._voice is None:
+            from companion.table.speech import SpeechQueue
+            from ui import voice
+
+            speaker = (self.speaker_factory or voice.platform_speaker)()
+            self.voice_problem = str(getattr(speaker, "reason", ""))
+            self._voice = speaker if self.speaker_factory is not None \
+                else SpeechQueue(speaker)
+        return self._voice
+
     def apply_settings(self) -> None:
         """Show the settings on the screens that use them (after a change too)."""
         from ui import theme
@@ -111,11 +143,46 @@ class RaindropApp(App):  # type: ignore[misc]
             self._sounds.muted = not settings.sound
         if self._haptics is not None:
             self._haptics.enabled = settings.haptics
+        self._apply_voice()
         if self.root.has_screen("game"):
             screen = self.screen("game")
             screen.face_to_face = settings.face_to_face
             screen.white_at_bottom = settings.white_at_bottom
             screen.ids.board.redraw()
+
+    def _apply_voice(self) -> None:
+        """The voice on or off for the running game (the setting changed)."""
+        if not self.settings.voice and self._voice is not None:
+            close = getattr(self._voice, "close", None)
+            if close is not None:
+                close()
+            self._voice = None
+        speaker = self.voice()
+        for link in self._companion_links():
+            link.speaker = speaker
+
+    def _companion_links(self) -> list[Any]:
+        links = []
+        if self.session is not None and self.session.companion is not None:
+            links.append(self.session.companion)
+        if self.root is not None and self.root.has_screen("games_play"):
+            model = self.screen("games_play").model
+            if model is not None and getattr(model, "companion", None) is not None:
+                links.append(model.companion)
+        return links
+
+    def companion_link(self, table: Any) -> Any:
+        """The companion's link for a game's table (its seats and hints)."""
+        from ui.companion_link import CompanionLink
+
+        if self.search_in_process:
+            from ui.search_process import ProcessTable, start_worker
+
+            table = ProcessTable(table)
+            if table.settings.companions:
+                start_worker()   # the process starts now, not in the first search
+        return CompanionLink(table, speaker=self.voice(),
+                             hint_playouts=self.companion_playouts)
 
     def _apply_text_size(self) -> None:
         from ui import theme
@@ -179,6 +246,9 @@ class RaindropApp(App):  # type: ignore[misc]
         if current == "home":
             self.stop()
             return True
+        if current == "analysis":
+            self.show(self.screen("analysis").back_to)
+            return True
         self.show("home")
         return True
 
@@ -206,6 +276,13 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def on_stop(self) -> None:
         self.end_session()
+        if self.root is not None and self.root.has_screen("games_play"):
+            model = self.screen("games_play").model
+            if model is not None and getattr(model, "companion", None) is not None:
+                model.companion.close()
+        from ui.search_process import close_worker
+
+        close_worker()
 
     # Navigation -------------------------------------------------------------
 
@@ -267,6 +344,7 @@ class RaindropApp(App):  # type: ignore[misc]
         screen = self.screen("new_game")
         kind = screen.board
         spec = self.board if self.board.partition(":")[0] == kind else kind
+        screen.playouts = self.companion_playouts
         try:
             settings = screen.new_game(spec)
         except ValueError as error:
@@ -285,7 +363,7 @@ class RaindropApp(App):  # type: ignore[misc]
         if game is None:
             journal = resume.new_journal()
             game = Game(settings.rules, seed=settings.seed, clock=settings.clock,
-                        journal=journal)
+                        journal=journal, table=settings.table)
         return self._show_session(game, settings.board, source)
 
     def resume_game(self) -> RaindropSession | None:
@@ -353,13 +431,22 @@ class RaindropApp(App):  # type: ignore[misc]
             except (BoardSourceError, SensingUnavailableError) as error:
                 LOGGER.warning("board %s unavailable: %s", board, error)
                 self.message = f"Board {board!r} not available: {error}"
+        companion = None
+        if game.table:
+            from companion.table.chess_table import ChessTable
+
+            try:
+                companion = self.companion_link(ChessTable(game))
+            except ValueError as error:  # seats the journal got wrong: two persons then
+                LOGGER.warning("no companion: %s", error)
+                self.message = f"Playing without the companion: {error}"
         try:
             session = RaindropSession(game, link=link, names=self.names(), sounds=self.sounds,
-                                  haptics=self.haptics)
+                                      haptics=self.haptics, companion=companion)
         except SensingUnavailableError as error:
             self.message = str(error)
             session = RaindropSession(game, names=self.names(), sounds=self.sounds,
-                                  haptics=self.haptics)
+                                      haptics=self.haptics, companion=companion)
         session.bind(over=self._on_over)
         self.session = session
         self.session_board = board
@@ -403,6 +490,26 @@ class RaindropApp(App):  # type: ignore[misc]
         self.screen("game").session = None
         self.session = None
         return self._show_session(game, board or getattr(self, "session_board", self.board))
+
+    def analyse(self, timeline: Any, back_to: str) -> Any:
+        """The review with the companion (graph, marks, better turns) of a finished game's
+        ``timeline``, run off the UI thread; Back returns to ``back_to``."""
+        from companion.engine.contract import Budget
+
+        budget = Budget(playouts=self.review_playouts) if self.review_playouts \
+            else Budget(seconds=REVIEW_SECONDS)
+        screen = self.screen("analysis")
+        self.show("analysis")
+        screen.start(timeline, budget, back_to)
+        return screen
+
+    def analyse_game(self) -> Any:
+        """From the game-over screen: the companion's review of the game."""
+        if self.session is None:
+            return None
+        from companion.table.review import timeline_of_game
+
+        return self.analyse(timeline_of_game(self.session.game), "game_over")
 
     def review_game(self) -> None:
         """From the game-over screen: the board, stepping through the game."""

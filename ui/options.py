@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import Any
 
 from companion.clock import ClockSettings
 from companion.rules import HouseRules
@@ -48,6 +49,9 @@ class NewGame:
     clock: ClockSettings | None = None
     board: str = "screen"
     seed: int | None = None
+    table: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Who plays each side and the hint limit
+    (:meth:`companion.table.seats.TableSettings.to_dict`; empty: two persons)."""
 
     @property
     def board_kind(self) -> str:

@@ -28,6 +28,7 @@ class AppSettings:
     text_size: str = "normal"     # or "large", "larger" (ui.theme.TEXT_SIZES)
     pieces: str = "cburnett"      # or "dejavu" (ui.pieces.PIECE_SETS)
     keep_camera_frames: bool = False  # the camera keeps confirmed positions' frames
+    voice: bool = False           # the companion speaks what the screen shows
 
     @classmethod
     def load(cls, path: Path | None = None) -> AppSettings:

@@ -179,7 +179,7 @@ class Review:
                  f"{words.side_words(first)}'s expected score."]
         for seat in self.seats:
             counts = self.counts(seat)
-            marks = ", ".join(f"{n} {_plural(name, n)}"
+            marks = ", ".join(f"{n} {plural_mark(name, n)}"
                               for name, n in counts.items() if name != GOOD and n)
             lines.append(f"{words.side_words(seat)}: {counts[GOOD]} good"
                          + (f", {marks}" if marks else "") + ".")
@@ -202,7 +202,10 @@ def sparkline(points: Sequence[float]) -> str:
     return "".join(bars[min(top, max(0, round(point * top)))] for point in points)
 
 
-def _plural(mark: str, count: int) -> str:
+def plural_mark(mark: str, count: int) -> str:
+    """A mark's name for ``count`` turns: "1 blunder", "2 inaccuracies" ("good" stays)."""
+    if mark == GOOD:
+        return mark
     if count == 1:
         return mark
     return mark[:-1] + "ies" if mark.endswith("y") else mark + "s"

@@ -112,10 +112,13 @@ def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
         setup.ids.options.parent.scroll_to(widget, padding=0, animate=False)
         driver.pump(3)
         if hasattr(widget, "options"):
+            # ``value`` is the button's label (a seat's "Companion 1" stands for "1")
+            value = dict((label, v) for v, label in widget.options).get(value, value)
+            label = dict(widget.options).get(value, value)
             for attempt in range(5):  # a list may take a slow tap for a scroll's start
                 setup.ids.options.parent.scroll_to(widget, padding=0, animate=False)
                 driver.pump(2)
-                tap_in_list(driver, find_button(widget, text=value), 0.3 * (attempt + 1),
+                tap_in_list(driver, find_button(widget, text=label), 0.3 * (attempt + 1),
                             until=chosen(widget, value))
                 if widget.value == value:
                     break

@@ -24,6 +24,7 @@ from kivy.properties import (
     ListProperty,
     NumericProperty,
     ObjectProperty,
+    StringProperty,
 )
 from kivy.uix.stencilview import StencilView
 
@@ -45,6 +46,8 @@ MARKS = {"v": (0.15, 0.45, 0.95, 1), "h": (0.92, 0.30, 0.18, 1),
 TARGET = (0.10, 0.55, 0.25, 0.75)
 TOUCHED = (0.98, 0.70, 0.10, 1)
 LAST = (0.95, 0.25, 0.55, 1)
+GUIDE = {"turn": (0.20, 0.80, 0.95, 1), "hint": (0.98, 0.62, 0.15, 1)}
+"""The companion's turn in cyan (as the reed board's lights), a hint in amber."""
 
 
 MAX_ZOOM = 16.0
@@ -69,6 +72,9 @@ class GameBoard(StencilView):
     stroke = ListProperty()
     """The line a finger is drawing now (widget-parent coordinates: x1, y1, x2, y2)."""
     claims = DictProperty()   # cell -> owner mark ("v", "h", "x": dead, nobody's)
+    guide = ListProperty()
+    """Cells of the companion's turn (to make on the physical board) or of a hint."""
+    guide_kind = StringProperty("")
     turned = BooleanProperty(False)
     coordinates = BooleanProperty(True)
     interactive = BooleanProperty(True)
@@ -85,7 +91,8 @@ class GameBoard(StencilView):
         super().__init__(**kwargs)
         for name in ("pos", "size", "layout", "targets", "touched", "last", "building", "path",
                      "stroke",
-                     "claims", "turned", "coordinates", "zoom", "focus", "flash"):
+                     "claims", "turned", "coordinates", "zoom", "focus", "flash", "guide",
+                     "guide_kind"):
             self.fbind(name, self._redraw)
         self.fbind("layout", self._on_layout)
         self._fresh: set[str] = set()
@@ -350,6 +357,11 @@ class GameBoard(StencilView):
                 if shape is None:
                     continue
                 self._mark(shape, rgba, kind, unit)
+        colour = GUIDE.get(self.guide_kind, GUIDE["turn"])
+        for cell in self.guide:
+            shape = board.shape(cell)
+            if shape is not None:
+                self._mark(shape, colour, "guide", unit)
 
     def _draw_path(self, board: Layout, unit: float) -> None:
         """The swap path: a line from piece to piece, a ring at its start, a dot at its end;
@@ -400,6 +412,8 @@ class GameBoard(StencilView):
                  width=max(2.0, small * 0.07))
         elif kind == "ring":
             Line(circle=(cx, cy, small * 0.3), width=max(1.5, small * 0.05))
+        elif kind == "guide":
+            Line(circle=(cx, cy, small * 0.5), width=max(2.0, small * 0.09))
         else:  # the last turn: a small dot in the middle
             radius = max(2.5, small * 0.1)
             Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))

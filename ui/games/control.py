@@ -30,20 +30,23 @@ def clock_settings(choice: str) -> ClockSettings | None:
 
 
 def start_game(app: Any, name: str, options: Mapping[str, str], *,
-               clock: ClockSettings | None = None, board: str = "on-screen") -> Any:
+               clock: ClockSettings | None = None, board: str = "on-screen",
+               table: Mapping[str, Any] | None = None) -> Any:
     """A new journaled game of ``name`` on the play screen, with ``clock`` if given;
     :class:`OptionError` for a bad option (nothing is started then). ``board``:
     ``camera`` or ``camera-cells`` has the camera follow the physical board
-    (:mod:`ui.games.sensing`). Returns the PlayModel."""
+    (:mod:`ui.games.sensing`). ``table``: who plays each side and the hint limit
+    (:meth:`companion.table.seats.TableSettings.to_dict`), kept in the journal.
+    Returns the PlayModel."""
     journal: Journal | None
     try:
-        session, journal = new_session(name, options, clock=clock)
+        session, journal = new_session(name, options, clock=clock, table=table)
     except (OSError, JournalError) as error:
         LOGGER.warning("no journal for the new game: %s", error)
         app.message = f"The game is not being saved: {error}"
         rules = games.get(name)
         session = GameSession(rules, rules.start(**options),
-                              options=rules.check_options(options), clock=clock)
+                              options=rules.check_options(options), clock=clock, table=table)
         journal = None
     model = show_session(app, session, journal)
     if board != "on-screen":
@@ -62,11 +65,21 @@ def show_session(app: Any, session: GameSession, journal: Journal | None) -> Any
         old.journal.close()
     if old is not None and getattr(old, "sensing", None) is not None:
         old.sensing.stop()
+    if old is not None and getattr(old, "companion", None) is not None:
+        old.companion.close()
     sounds = getattr(app, "sounds", None)  # the table's sounds, silent when muted
     model = PlayModel(session, journal=journal,
                       sound=sounds.play if sounds is not None else None)
     settings = getattr(app, "settings", None)
     screen.face_to_face = bool(getattr(settings, "face_to_face", True))  # or side by side
+    if session.table and hasattr(app, "companion_link"):
+        from companion.table.games_table import GamesTable
+
+        try:
+            model.attach_companion(app.companion_link(GamesTable(session)))
+        except ValueError as error:  # seats the journal got wrong: two persons then
+            LOGGER.warning("no companion: %s", error)
+            app.message = f"Playing without the companion: {error}"
     screen.model = model
     app.show("games_play")
     return model

@@ -85,6 +85,19 @@ class PlayView:
     """Cells the turn's moving piece went through, in order (Crumble's swap path)."""
     clocks: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Each side's time left (``"4:59"``) when the game has a clock; empty without one."""
+    said: str = ""
+    """What the companion says or does now (it thinks, its turn, a hint); shown, spoken."""
+    said_short: str = ""
+    """``said`` for a small screen (a turn by its text: the board shows it)."""
+    thinking: bool = False
+    guide: tuple[str, ...] = ()
+    """Cells of the companion's last turn (to make on a physical board) or of a hint."""
+    guide_kind: str = ""
+    """``"turn"``, ``"hint"`` or ``""``."""
+    hint_label: str = ""
+    """The Hint button's text (``""``: no hints in this game)."""
+    plays_companion: bool = False
+    """The companion plays a side: undo takes back a pair, redo is not offered."""
 
 
 def step_sound(step: Step) -> str:
@@ -110,6 +123,7 @@ class PlayModel:
         self.journal_path: Path | None = journal.path if journal is not None else None
         self.on_change = on_change
         self.builder: TurnBuilder[Any] = self.rules.builder(session.position)
+        self._built_on = self._session_key()
         self.touched: tuple[str, ...] = ()
         self.choices: tuple[Step, ...] = ()
         self.alert = ""
@@ -117,6 +131,8 @@ class PlayModel:
         self.prefer = ""
         self.sensing: Any = None
         """A :class:`ui.games.sensing.StoneSensing` following the physical board, or None."""
+        self.companion: Any = None
+        """A :class:`ui.companion_link.CompanionLink` when the game has seats, or None."""
         self._view: PlayView | None = None
 
     # ------------------------------------------------------------------
@@ -156,6 +172,10 @@ class PlayModel:
             targets = frozenset()  # every empty point is legal: dots would only hide the board
         if result is not None:
             message = f"The game is over: {result.reason}"
+        elif self.companion is not None and self.companion.runner.companion_to_act():
+            # The companion's turn: what it does, not what a person would have to do.
+            message = self.companion.thinking_text or _sentence(
+                f"{side_name(session.to_move)} is the companion's turn")
         else:
             message = _sentence(self.builder.message)
         building = frozenset(cell for step in self.builder.steps
@@ -177,7 +197,7 @@ class PlayModel:
             can_confirm=result is None and bool(self.builder.steps) and self.builder.complete,
             can_back=bool(self.builder.steps) or bool(self.touched),
             can_undo=session.can_undo(),
-            can_redo=session.can_redo(),
+            can_redo=session.can_redo() and not self.plays_companion,
             contents=contents,
             prefer=prefer,
             choices=self.choices,
@@ -191,7 +211,70 @@ class PlayModel:
             moves=self.moves_text(),
             path=tuple(getattr(self.builder, "path", ())) if result is None else (),
             clocks=self.clock_texts(),
+            **self._companion_view(),
         )
+
+    def _companion_view(self) -> dict[str, Any]:
+        link = self.companion
+        if link is None:
+            return {}
+        plays = self.plays_companion
+        return {"said": link.thinking_text or link.note,
+                "said_short": link.thinking_text or link.short_note,
+                "thinking": bool(link.thinking),
+                "guide": tuple(link.guide), "guide_kind": link.guide_kind,
+                "hint_label": link.hint_label, "plays_companion": plays}
+
+    @property
+    def plays_companion(self) -> bool:
+        return self.companion is not None and bool(self.companion.settings.companions)
+
+    def attach_companion(self, link: Any) -> None:
+        """Play against the companion through ``link`` (its changes redraw the view)."""
+        self.companion = link
+        link.on_change = self.companion_changed
+        self._changed()
+
+    def companion_changed(self) -> None:
+        """The companion did something (on the UI thread): a turn it played on the session
+        restarts the turn being built; the end of the game is said and sounded."""
+        if self._built_on != self._session_key():
+            self._restart()
+            result = self.session.result
+            if result is not None:
+                self._say(f"Game over: {result.reason}", "good")
+                self._play("end")
+            else:
+                self._play("move")
+        self._changed()
+
+    def _session_key(self) -> tuple[int, bool]:
+        return len(self.session.record), self.session.is_over
+
+    def _companion_refuses(self, side: str | None = None) -> bool:
+        """Whether the companion refuses a person's touch or button now; the reason shown."""
+        link = self.companion
+        if link is None or self.session.is_over:
+            return False
+        if side is not None:
+            try:
+                seat = link.table.seat_of(side)
+            except ValueError:
+                seat = side
+            reason = link.refuses_seat(seat)
+        else:
+            reason = link.refusal()
+        if reason is None:
+            return False
+        self._refuse(reason)
+        self._changed()
+        return True
+
+    def hint(self) -> None:
+        """The Hint button: the companion's best turns for the person to move."""
+        if self.companion is not None:
+            self._quiet()
+            self.companion.hint()
 
     def clock_texts(self) -> dict[str, str]:
         """Each side's time left, as a clock shows it; empty without a clock."""
@@ -253,6 +336,7 @@ class PlayModel:
         self.alert_level = ""
 
     def _restart(self) -> None:
+        self._built_on = self._session_key()
         self.builder = self.rules.builder(self.session.position)
         self.touched = ()
         self.choices = ()
@@ -265,6 +349,8 @@ class PlayModel:
     def tap(self, cell: str) -> None:
         """A touch on ``cell``: a step, a further touch needed, a choice, or why not."""
         self._quiet()
+        if self._companion_refuses():
+            return
         if self.session.is_over:
             result = self.session.result
             self._say(f"The game is over ({result.reason if result else ''})")
@@ -302,6 +388,8 @@ class PlayModel:
         self._quiet()
         self.touched = ()
         self.choices = ()
+        if self._companion_refuses():
+            return
         if self.session.is_over:
             self._say("The game is over")
         else:
@@ -331,6 +419,8 @@ class PlayModel:
     def choose(self, step: Step | str) -> None:
         """A step picked from the offered choices or an action button (by its text)."""
         self._quiet()
+        if self._companion_refuses():
+            return
         text = step.text if isinstance(step, Step) else step
         found = next((s for s in self._steps() if s.text == text), None)
         self.choices = ()
@@ -375,6 +465,8 @@ class PlayModel:
     def confirm(self) -> None:
         """Play the turn built so far (where the rules let it end)."""
         self._quiet()
+        if self._companion_refuses():
+            return
         if not self.builder.steps or not self.builder.complete:
             self._say(f"The turn is not complete: {self.builder.message}")
         else:
@@ -429,16 +521,31 @@ class PlayModel:
         self._changed()
 
     def undo(self) -> None:
+        """One turn back; against the companion, the person's last turn and its reply."""
+        if self.plays_companion and not self.session.is_over:
+            self._quiet()
+            self.companion.undo()
+            self._restart()
+            self._changed()
+            return
         self._session_action(self.session.undo, "Taken back")
 
     def redo(self) -> None:
+        if self.plays_companion:
+            self._refuse("No redo against the companion: play your turn, it answers anew")
+            self._changed()
+            return
         self._session_action(lambda: self.session.redo())
 
     def resign(self, player: str | None = None) -> None:
+        if self._companion_refuses(player or self.session.to_move):
+            return
         self._session_action(lambda: self.session.resign(player or self.session.to_move))
 
     def offer_draw(self, player: str | None = None) -> None:
         side = player or self.session.to_move
+        if self._companion_refuses(side):
+            return
         self._session_action(
             lambda: self.session.offer_draw(side),
             f"{side_name(side)} offers a draw" if self.session.draw_offer is None else "")
@@ -450,6 +557,8 @@ class PlayModel:
         self._session_action(lambda: self.session.decline_draw(), "The draw is declined")
 
     def claim(self, name: str) -> None:
+        if self._companion_refuses():
+            return
         self._session_action(lambda: self.session.claim(name))
 
     def export(self, folder: Path) -> Path | None:

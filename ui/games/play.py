@@ -28,7 +28,8 @@ from kivy.utils import escape_markup
 
 import ui.games.board
 import ui.widgets.common
-import ui.widgets.segmented  # noqa: F401  (widgets the rules use)
+import ui.widgets.segmented
+import ui.widgets.thinking  # noqa: F401  (widgets play.kv and the rules use)
 from ui import theme
 from ui.games.geometry import layout as layout_of
 from ui.games.model import PlayModel, PlayView
@@ -107,6 +108,8 @@ class GamesPlayScreen(Screen):
     number = NumericProperty(0)           # the value of a numeric action (Rumbo's komi)
     compact = BooleanProperty(False)      # a short screen: no move list, tighter panels
     zoomable = BooleanProperty(False)     # small cells (or Crumble's pieces): offer zoom
+    thinking = BooleanProperty(False)     # the companion searches: its bar fills
+    thinking_progress = NumericProperty(0.0)
 
     def __init__(self, **kwargs: Any) -> None:
         self._ticker: Any = None
@@ -116,6 +119,7 @@ class GamesPlayScreen(Screen):
         self.fbind("view", self._relayout)
         self.fbind("view", self._check_zoom)
         self.fbind("board_rect", self._check_zoom)
+        self.ids.said.fbind("texture_size", self._relayout)
 
     def _check_zoom(self, *_: Any) -> None:
         """Zoom is offered where a finger is wider than a cell, or pieces get halved."""
@@ -133,6 +137,7 @@ class GamesPlayScreen(Screen):
 
     def on_model(self, _screen: Any, model: PlayModel | None) -> None:
         self.review_index = -1
+        self._follow_companion(model)
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
@@ -145,6 +150,18 @@ class GamesPlayScreen(Screen):
         self.view = model.view
         if model.session.clock is not None:  # the clocks count down; a flag may fall
             self._ticker = Clock.schedule_interval(lambda _dt: self._tick(), 0.2)
+
+    def _follow_companion(self, model: PlayModel | None) -> None:
+        """The thinking bar follows the model's companion (bound to it directly: its
+        progress redraws the bar, not the whole view)."""
+        old = getattr(self, "_followed", None)
+        if old is not None:
+            old.unbind(thinking=self.setter("thinking"), progress=self.setter("thinking_progress"))
+        link = getattr(model, "companion", None)
+        self._followed = link
+        self.thinking = bool(link is not None and link.thinking)
+        if link is not None:
+            link.bind(thinking=self.setter("thinking"), progress=self.setter("thinking_progress"))
 
     def _tick(self) -> None:
         if self.model is not None:
@@ -207,6 +224,14 @@ class GamesPlayScreen(Screen):
             self.turned = not self.turned
         elif command == "review":
             self.review_index = 0 if self.review_index < 0 else -1
+        elif command == "hint":
+            model.hint()
+        elif command == "analyse":
+            from kivy.app import App
+
+            from companion.table.review import timeline_of_session
+
+            App.get_running_app().analyse(timeline_of_session(model.session), "games_play")
         else:
             raise ValueError(f"unknown command {command!r}")
 
@@ -325,6 +350,9 @@ class GamesPlayScreen(Screen):
             return float(dp(150))
         choices = float(ids.choices.minimum_height)
         title = 0.0 if self.compact else float(dp(36))
+        said = ids.said
+        if said.text:  # the companion's line (it thinks, its turn, a hint), and its bar
+            choices += max(dp(26), said.texture_size[1] + dp(6)) + dp(6) + dp(11)
         return float(title + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
                 + dp(50) + dp(6) * 3 + (dp(60) if not self.compact else 0))
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.sync.stone_session import (
+    BoardLeads,
     BoardTrouble,
     Report,
     StoneBoardSession,
@@ -101,6 +102,11 @@ class StoneSensing:
 
     def start(self) -> None:
         self.model.sensing = self
+        companion = getattr(self.model, "companion", None)
+        if companion is not None:   # the board follows the companion's turns
+            from companion.table.lead import BoardLead
+
+            companion.runner.subscribe(BoardLead(self.board))
         self.board.start()
 
     def stop(self) -> None:
@@ -154,6 +160,8 @@ class StoneSensing:
             self._tell(f"Turn so far: {' '.join(report.steps)}. {report.message}", "warn")
         elif isinstance(report, BoardMismatch):
             self._tell(report.message, "danger")
+        elif isinstance(report, BoardLeads):   # the companion's turn, to make on the board
+            self._tell(report.message, "good" if report.done else "warn")
         elif isinstance(report, BoardUnchanged) and self.message:
             self._tell("", "")
 

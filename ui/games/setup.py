@@ -19,6 +19,7 @@ import ui.widgets.common
 import ui.widgets.segmented  # noqa: F401  (widgets the rules use)
 from companion import games
 from companion.games import OptionError
+from ui import seat_choice
 from ui.games import control
 from ui.games.control import CLOCKS
 from ui.games.sensing import BOARD_HELP, BOARDS, follows
@@ -48,6 +49,9 @@ class GameSetupScreen(Screen):
     """The clock chosen: ``"none"`` or one of :data:`ui.games.control.CLOCKS`."""
     board = StringProperty(BOARDS[0])
     """Where the game is played: on the screen, or followed by the camera."""
+    seats = DictProperty()
+    """Each seat's choice: ``"person"`` or the companion's level ``"1"``..``"5"``."""
+    hints = StringProperty(seat_choice.DEFAULT_HINTS)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.build_options()  # every visit starts from the defaults
@@ -77,6 +81,7 @@ class GameSetupScreen(Screen):
             widget.option_key = key
             row.add_widget(widget)
             box.add_widget(row)
+        self._seat_rows(box, rules)
         self.clock = "none"
         row = Factory.OptionRow(title="clock", explanation=(
             "A chess clock for both players: minutes each, plus seconds added after "
@@ -95,6 +100,46 @@ class GameSetupScreen(Screen):
             row.add_widget(widget)
             box.add_widget(row)
 
+    def seat_names(self) -> tuple[str, str]:
+        """The game's seats (its sides; Rumbo's roles, proposer and chooser)."""
+        from companion.table.games_table import seat_names
+
+        rules = games.get(self.game)
+        try:
+            start = rules.start(**self.chosen())
+        except (OptionError, ValueError, TypeError):
+            start = rules.start()
+        return seat_names(rules, start)
+
+    def _seat_rows(self, box: Any, rules: Any) -> None:
+        """A row for each seat (a person or the companion at a level), and the hints."""
+        self.seats = {}
+        for name in self.seat_names():
+            self.seats[name] = seat_choice.PERSON
+            row = Factory.OptionRow(title=name, explanation=seat_choice.SEAT_HELP)
+            widget = Segmented(options=seat_choice.SEAT_OPTIONS, value=seat_choice.PERSON)
+            widget.bind(value=lambda w, v, k=name, r=row: self._seat_chosen(k, v, r))
+            widget.option_key = f"seat:{name}"
+            row.add_widget(widget)
+            box.add_widget(row)
+        self.hints = seat_choice.DEFAULT_HINTS
+        row = Factory.OptionRow(title="hints", explanation=seat_choice.HINT_HELP)
+        widget = Segmented(options=seat_choice.HINT_OPTIONS, value=self.hints)
+        widget.bind(value=lambda w, v: setattr(self, "hints", v))
+        widget.option_key = "hints"
+        row.add_widget(widget)
+        box.add_widget(row)
+
+    def _seat_chosen(self, name: str, value: str, row: Any) -> None:
+        self.seats[name] = value
+        row.explanation = seat_choice.seat_help(value)
+
+    def table_settings(self) -> Any:
+        """Who plays each seat, and the hints, as chosen."""
+        app = App.get_running_app()
+        return seat_choice.table_settings(self.seat_names(), self.seats, self.hints,
+                                          playouts=getattr(app, "companion_playouts", None))
+
     def chosen(self) -> dict[str, str]:
         return {key: value for key, value in self.values.items() if value}
 
@@ -103,7 +148,7 @@ class GameSetupScreen(Screen):
         try:
             control.start_game(App.get_running_app(), self.game, self.chosen(),
                                clock=control.clock_settings(self.clock),
-                               board=self.board)
+                               board=self.board, table=self.table_settings().to_dict())
         except OptionError as error:
             self.problem = str(error)
 

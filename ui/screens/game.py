@@ -17,6 +17,7 @@ from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     StringProperty,
 )
@@ -25,7 +26,8 @@ from kivy.uix.screenmanager import Screen
 
 import ui.widgets.board
 import ui.widgets.camera_preview
-import ui.widgets.panel  # noqa: F401
+import ui.widgets.panel
+import ui.widgets.thinking  # noqa: F401
 from ui.layout import game_layout
 from ui.table_view import review_frames
 from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, VerdictView, rescue_text
@@ -33,6 +35,7 @@ from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, Verdict
 LOGGER = logging.getLogger(__name__)
 
 PROBLEM_KINDS = ("illegal", "mismatch", "touch_move")  # sync results the players must fix
+SHARED_MESSAGE = 90  # characters the companion's line and the game's message share a bar in
 
 
 def fix_message(sensed: Any) -> str:
@@ -65,6 +68,13 @@ class GameScreen(Screen):
     view = ObjectProperty(None, allownone=True)
     sensed = ObjectProperty(None, allownone=True)
     frame = ObjectProperty(None, allownone=True)  # a ReviewFrame while reviewing, else None
+    companion = ObjectProperty(None, allownone=True)  # the session's CompanionLink, if any
+    companion_line = StringProperty("")  # what the companion says or does now
+    guide = ListProperty()          # the companion's turn or a hint, as square names
+    guide_kind = StringProperty("")
+    hint_label = StringProperty("")  # the Hint button's text; "" when hints are off
+    thinking = BooleanProperty(False)   # the companion searches: the bar over the board
+    thinking_progress = NumericProperty(0.0)
     landscape = BooleanProperty(True)
     compact = BooleanProperty(False)
     sensed_inline = BooleanProperty(False)
@@ -92,7 +102,7 @@ class GameScreen(Screen):
         self.fbind("size", self._layout)
         self.fbind("sensed", self._layout)
         self.fbind("sensed", self._on_sensed)
-        for name in ("view", "sensed", "board_problem", "frame"):
+        for name in ("view", "sensed", "board_problem", "frame", "companion_line"):
             self.fbind(name, self._message)
         self._layout()
 
@@ -100,6 +110,20 @@ class GameScreen(Screen):
 
     def on_session(self, _screen: Any, session: Any) -> None:
         self.close_sheets()
+        old = self.companion
+        if old is not None:
+            old.unbind(thinking_text=self._companion_said, note=self._companion_said,
+                       guide=self._companion_said, guide_kind=self._companion_said,
+                       hint_label=self._companion_said, thinking=self.setter("thinking"),
+                       progress=self.setter("thinking_progress"))
+        self.companion = session.companion if session is not None else None
+        if self.companion is not None:
+            self.companion.bind(thinking_text=self._companion_said, note=self._companion_said,
+                                guide=self._companion_said, guide_kind=self._companion_said,
+                                hint_label=self._companion_said,
+                                thinking=self.setter("thinking"),
+                                progress=self.setter("thinking_progress"))
+        self._companion_said()
         if session is None:
             self.view = None
             self.sensed = None
@@ -153,6 +177,19 @@ class GameScreen(Screen):
                      or (self.board_problem and len(sensed.fixes) > 1)):
             self.open_sensed()  # a question, or a list of fixes, needs the sheet
 
+    @staticmethod
+    def guide_squares(names: Any) -> list[chess.Square]:
+        """The companion's guide (square names) as squares for the board."""
+        return [chess.parse_square(name) for name in names if name in chess.SQUARE_NAMES]
+
+    def _companion_said(self, *_: Any) -> None:
+        companion = self.companion
+        self.companion_line = "" if companion is None else (
+            companion.thinking_text or companion.note)
+        self.guide = list(companion.guide) if companion is not None else []
+        self.guide_kind = companion.guide_kind if companion is not None else ""
+        self.hint_label = companion.hint_label if companion is not None else ""
+
     def _message(self, *_: Any) -> None:
         """The players' message: a fix for the physical board first, then a question
         from it, then the game's."""
@@ -169,7 +206,16 @@ class GameScreen(Screen):
             self.message = str(self.sensed.message)
             self.message_level = "warn"
         elif view is not None:
-            self.message = view.message
+            # The companion's words (it thinks, its turn, a hint) above the game's.
+            # The bar holds two lines: a long sentence of the companion's (a hint) stands
+            # alone, unless the game warns (a refused touch says why).
+            line = self.companion_line
+            if line and len(line) + len(view.message) > SHARED_MESSAGE:
+                refused = self.session is not None and bool(self.session.table.refused)
+                warned = refused or view.message_level != "info"
+                self.message = view.message if warned else line
+            else:
+                self.message = f"{line}\n{view.message}" if line else view.message
             self.message_level = view.message_level
         else:
             self.message = ""

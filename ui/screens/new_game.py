@@ -21,6 +21,7 @@ from kivy.uix.screenmanager import Screen
 import ui.widgets.common
 import ui.widgets.segmented  # noqa: F401
 from companion.rules import EXPLANATIONS, HouseRules
+from ui import seat_choice
 from ui.options import (
     BOARD_EXPLANATIONS,
     BOARD_KINDS,
@@ -50,6 +51,16 @@ class NewGameScreen(Screen):
     unavailable = ListProperty()      # board kinds that cannot be used now
     unavailable_text = StringProperty("")
     checking = BooleanProperty(False)  # the board sources are being checked
+    white_seat = StringProperty(seat_choice.PERSON)   # "person" or the companion's level
+    black_seat = StringProperty(seat_choice.PERSON)
+    hints = StringProperty(seat_choice.DEFAULT_HINTS)
+    playouts: int | None = None
+    """The companion's fixed budget a turn (tests; the app's ``companion_playouts``)."""
+
+    seat_options = seat_choice.SEAT_OPTIONS
+    hint_options = seat_choice.HINT_OPTIONS
+    seat_help = staticmethod(seat_choice.seat_help)
+    hint_help = seat_choice.HINT_HELP
 
     explanations = EXPLANATIONS
     joker_effect_text = JOKER_EFFECT_TEXT
@@ -78,7 +89,14 @@ class NewGameScreen(Screen):
             blue_pieces=self.blue_pieces,
         )
         clock = CLOCK_CHOICES[int(self.clock_index)][1]
-        return NewGame(rules=rules, clock=clock, board=board_spec or self.board)
+        return NewGame(rules=rules, clock=clock, board=board_spec or self.board,
+                       table=self.table_settings().to_dict())
+
+    def table_settings(self) -> Any:
+        """Who plays each side, and the hints, as chosen."""
+        return seat_choice.table_settings(
+            ("white", "black"), {"white": self.white_seat, "black": self.black_seat},
+            self.hints, playouts=self.playouts)
 
     def on_board_status(self, *_: Any) -> None:
         self.unavailable = [kind for kind in BOARD_KINDS if self.board_status.get(kind)]

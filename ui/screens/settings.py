@@ -20,7 +20,7 @@ LOGGER = logging.getLogger(__name__)
 
 
 CHOICES = ("face_to_face", "white_at_bottom", "sound", "haptics", "highlights",
-           "board_colours", "text_size", "pieces", "keep_camera_frames")
+           "board_colours", "text_size", "pieces", "keep_camera_frames", "voice")
 """The settings the screen's controls choose (names of AppSettings fields and of
 the screen's own properties alike)."""
 
@@ -38,6 +38,7 @@ class SettingsScreen(Screen):
     text_size = StringProperty("normal")
     pieces = StringProperty("cburnett")
     keep_camera_frames = BooleanProperty(False)
+    voice = BooleanProperty(False)
     saved_text = StringProperty("")
     data_text = StringProperty("")
 
@@ -72,6 +73,9 @@ class SettingsScreen(Screen):
             self.saved_text = f"Could not save: {error}"
             return
         self.saved_text = f"Saved to {path}"
+        problem = getattr(app, "voice_problem", "") if settings.voice else ""
+        if problem:
+            self.saved_text += f"\nThe voice is silent here: {problem}"
 
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "settings.kv"))

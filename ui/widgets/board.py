@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 import chess
-from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.graphics import Color, Ellipse, Line, Rectangle, Triangle
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -21,6 +21,7 @@ from kivy.properties import (
     NumericProperty,
     ObjectProperty,
     OptionProperty,
+    StringProperty,
 )
 
 from ui import theme
@@ -33,6 +34,8 @@ COORD_FONT = "Roboto"
 COORD_MIN_SP = 14     # the file and rank labels are never smaller (in the margin if need be)
 COORD_MIN_SQUARE = 1.6  # squares smaller than this many label sizes: no coordinates
 MARGIN_GAP = 4.0      # dp between the margin's labels and the board
+GUIDE_COLOURS = {"turn": (0.20, 0.80, 0.95, 0.85), "hint": (0.98, 0.62, 0.15, 0.85)}
+"""The companion's turn in cyan (as the reed board's lights), a hint in amber."""
 ANIMATION_SECONDS = 0.18  # a move slides, a placed piece grows in; 0: no animation
 
 
@@ -52,12 +55,14 @@ class BoardView(PieceDrawing):
     interactive = BooleanProperty(True)
     square_size = NumericProperty(0)
     progress = NumericProperty(1.0)  # of the last move's animation (1: at rest)
+    guide = ListProperty()  # squares of the companion's turn or a hint: an arrow or rings
+    guide_kind = StringProperty("")  # "turn" (the companion's, to make) or "hint"
 
     __events__ = ("on_square",)
 
     redraw_on = ("pos", "size", "pieces", "selected", "targets", "target_kind", "last_move",
                  "check_square", "fix_squares", "markers", "white_at_bottom", "coordinates",
-                 "progress")
+                 "progress", "guide", "guide_kind")
 
     def __init__(self, **kwargs: Any) -> None:
         self._moving: tuple[chess.Square, ...] = ()
@@ -257,8 +262,35 @@ class BoardView(PieceDrawing):
                 inset = max(2.0, cell * 0.05)
                 Line(rectangle=(sx + inset, sy + inset, cell - 2 * inset, cell - 2 * inset),
                      width=max(1.5, cell * 0.05))
+            if self.guide:
+                self._draw_guide(cell)
             if self.shows_coordinates():
                 self._draw_coordinates(cell)
+
+    def _draw_guide(self, cell: float) -> None:
+        """The companion's turn (to make on a sensing board) or a hint's best turn: an
+        arrow from the first square to the last, a ring on a single square."""
+        rgba = GUIDE_COLOURS.get(self.guide_kind, GUIDE_COLOURS["turn"])
+        width = max(2.0, cell * 0.08)
+        squares = list(self.guide)
+        if len(squares) >= 2 and squares[0] != squares[-1]:
+            (x1, y1), (x2, y2) = self.square_center(squares[0]), self.square_center(squares[-1])
+            length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+            ux, uy = (x2 - x1) / length, (y2 - y1) / length
+            head = cell * 0.42
+            bx, by = x2 - ux * head, y2 - uy * head
+            Color(0, 0, 0, 0.45)
+            Line(points=[x1, y1, bx, by], width=width * 1.35)
+            Color(*rgba)
+            Line(points=[x1, y1, bx, by], width=width)
+            half = head * 0.6
+            Triangle(points=[x2, y2, bx - uy * half, by + ux * half, bx + uy * half,
+                             by - ux * half])
+            squares = [squares[0]]
+        for square in squares:
+            cx, cy = self.square_center(square)
+            Color(*rgba)
+            Line(circle=(cx, cy, cell * 0.44), width=width * 0.7)
 
     def _draw_targets(self, cell: float, occupied: set[chess.Square]) -> None:
         """Highlighted squares: a dark dot in a light ring on an empty square, a ring of

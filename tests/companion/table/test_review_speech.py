@@ -164,3 +164,11 @@ def test_speech_queue_speaks_in_order_without_blocking() -> None:
     silent = NullSpeaker("no voice: pyttsx3 is not installed")
     silent.say("anything")
     assert silent.reason.startswith("no voice")
+
+
+def test_mark_names_are_counted_in_plain_english() -> None:
+    from companion.table.review import plural_mark
+
+    assert [plural_mark(name, 2) for name in ("good", "inaccuracy", "mistake", "blunder")] \
+        == ["good", "inaccuracies", "mistakes", "blunders"]
+    assert plural_mark("inaccuracy", 1) == "inaccuracy"
