@@ -5,6 +5,11 @@ for 40 of each grid). The peer, measured in the same run on the same frames,
 is a plain reader: the mean grey of a disc at each point against the board's
 median grey between the points (darker than 0.5x: black, lighter than 1.15x:
 white). Timing: warp + read of a 19 x 19 board at 1280 x 720 on one core.
+
+Then full boards: synthetic 19 x 19 scenes 90 to 100% covered (held-out
+seeds), and the real photos: ``go_photos`` (mostly empty boards) and
+``go_crowded`` (68 to 83% covered), each board with its fullness and its
+points read wrong, the dev and held-out parts apart.
 """
 
 from __future__ import annotations
@@ -66,22 +71,45 @@ def main() -> None:
         print(f"{spec_text:10s} points {n:6d}  wrong with reference {totals[0]:4d} "
               f"({100 * totals[0] / n:.3f}%)  without {totals[1]:4d} ({100 * totals[1] / n:.3f}%)"
               f"  plain peer {totals[2]:4d} ({100 * totals[2] / n:.3f}%)")
+    # Full boards: 90 to 100% of the points hold stones.
+    spec = GridSpec.parse("points:19")
+    totals = [0, 0, 0, 0]
+    for seed in range(HELD_OUT, HELD_OUT + SCENES):
+        rng = np.random.default_rng(seed)
+        scene = random_stone_scene(rng, spec, fraction=float(rng.uniform(0.9, 1.0)))
+        image = render_stones(scene, seed)
+        reference = render_stones(empty_of(scene), seed + 1)
+        truth = scene.grid()
+        totals[0] += wrong(classify_grid(config, image, scene.geometry(), reference).grid, truth)
+        totals[1] += wrong(classify_grid(config, image, scene.geometry()).grid, truth)
+        totals[2] += wrong(plain_read(config, image, scene.geometry()), truth)
+        totals[3] += spec.cols * spec.rows
+    n = totals[3]
+    print(f"full 19x19 points {n:6d}  wrong with reference {totals[0]:4d} "
+          f"({100 * totals[0] / n:.3f}%)  without {totals[1]:4d} ({100 * totals[1] / n:.3f}%)"
+          f"  plain peer {totals[2]:4d} ({100 * totals[2] / n:.3f}%)")
     # The real photos: every point read wrong.
-    from lab.grid_samples import load_grid_photos, wrong_points
+    from lab.grid_samples import load_grid_photos, photos_dir, wrong_points
 
-    for part in ("dev", "held-out"):
-        count = points = 0
-        for photo in load_grid_photos():
-            if photo.part != part:
-                continue
-            image = cv2.imread(str(photo.path))
-            misread = wrong_points(photo.rows, classify_grid(config, image, photo.geometry).grid)
-            peer = wrong_points(photo.rows, plain_read(config, image, photo.geometry))
-            count += len(misread)
-            points += photo.geometry.spec.cols * photo.geometry.spec.rows
-            print(f"real {part:8s} {photo.path.name}: {len(misread)} wrong (plain peer "
-                  f"{len(peer)}) {' '.join(misread)}")
-        print(f"real {part}: {count} of {points} points wrong ({100 * count / points:.2f}%)")
+    for folder in ("go_photos", "go_crowded"):
+        photos = load_grid_photos(photos_dir().parent / folder)
+        for part in ("dev", "held-out"):
+            count = points = 0
+            for photo in photos:
+                if photo.part != part:
+                    continue
+                image = cv2.imread(str(photo.path))
+                misread = wrong_points(photo.rows,
+                                       classify_grid(config, image, photo.geometry).grid)
+                peer = wrong_points(photo.rows, plain_read(config, image, photo.geometry))
+                size = photo.geometry.spec.cols * photo.geometry.spec.rows
+                full = sum(len(row) - row.count(".") for row in photo.rows) / size
+                count += len(misread)
+                points += size
+                print(f"real {part:8s} {photo.path.name}: {full:4.0%} full, {len(misread)} wrong "
+                      f"(plain peer {len(peer)}) {' '.join(misread)}")
+            print(f"real {folder} {part}: {count} of {points} points wrong "
+                  f"({100 * count / points:.2f}%)")
     # Time a frame: 19 x 19 at 1280 x 720.
     spec = GridSpec.parse("points:19")
     scene = random_stone_scene(np.random.default_rng(HELD_OUT), spec, size=(1280, 720))

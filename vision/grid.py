@@ -18,7 +18,10 @@ the edges of each chessboard square). A pixel is *dark* (a black stone's)
 when far darker than the board, *white* (a white stone's) when about as
 light as the board or lighter and far less coloured; shadows darken without
 taking the board's colour away, wood grain changes neither much, and glare
-on a glossy black stone covers too little of the disc to outvote it.
+on a glossy black stone covers too little of the disc to outvote it. The
+board's colour is taken from its more coloured samples (stones are grey), and
+a stone hides its point's lines, so a crowded or full board, where most
+samples are partly under stones, is read as well (``GridConfig``'s comments).
 
 A chessboard's squares are read differently (:func:`cell_labels`): a white
 stone on a light square, or a black one on a dark square, is too near the
@@ -194,6 +197,12 @@ class GridConfig:
     # brighter alone read glare on glassy black stones and wood as white).
     white_bright: float = 1.15
     pale_chroma: float = 12.0
+    # The board's colour is the median of the between samples at least this
+    # coloured (their quantile of chroma): stones are grey, so on a crowded
+    # board, where stones cover many between samples, the median of all of them
+    # drifts to the stones' grey (crowded dev photos: 184 points wrong with all
+    # the samples, 168 with the more coloured half or the top 30%).
+    board_colour_quantile: float = 0.7
     board_min_chroma: float = 6.0  # floor on the board's chroma (Lab a/b units)
     board_dark_cut: float = 0.3  # board samples darker than the median by this (log) are left out
     # A place holds a stone when this fraction of its disc says so.
@@ -211,6 +220,35 @@ class GridConfig:
     cross_visible: float = 0.95
     cross_faint: float = 0.98
     white_lift: float = 1.06
+    # Lines seen more plainly (cross ratio from cross_lifted to cross_visible) stop
+    # a white stone unless the disc is white_lift_lines lighter than the board
+    # round it: a white stone whose shading or a neighbour's seam darkens its
+    # centre, which on crowded boards and full synthetic ones reads like lines.
+    # Dev: glare and bare points there lift 1.08 at most, 22 such white stones
+    # (of 45 stopped) 1.09 or more.
+    cross_lifted: float = 0.9
+    # A photo read whole without a reference: its discs may be nudged this far
+    # (pitches) each way to where the stones read most plainly (0: not at all),
+    # if that is plainer by nudge_margin than where the pose puts them (the
+    # corners of a photo, squeezed to a square by its export, give a rough
+    # pose). Dev: crowded photos 66 -> 54 wrong with no margin, but synthetic
+    # scenes (exact pose) 4 -> 9; with a margin of 0.005 to 0.02, 58 and 5.
+    nudge_step: float = 0.1
+    nudge_margin: float = 0.01
+    white_lift_lines: float = 1.1
+    # Without a reference, on a point grid: a stone hides the point's lines.
+    # Lines round a point as light as the board between them (cross ratio in
+    # hidden_lines) with a disc at least hidden_white_ratio of the board's
+    # lightness: a white stone, however near the board's colour (cream stones
+    # on a pale board); a disc whose median is under black_median_ratio of the
+    # board's: a black stone. Above the range the board between the lines is
+    # shaded (a stone leaning over it), not the lines hidden. Chosen on the 9
+    # crowded dev photos, the 4 dev photos and 90 synthetic dev scenes (half of
+    # them 90-100% full): empty dev points' cross ratios reach 0.986, white
+    # stones' are 0.99 or more on 95% of them; crowded dev 168 -> 70 wrong.
+    hidden_lines: tuple[float, float] = (0.99, 1.25)
+    hidden_white_ratio: float = 0.85
+    black_median_ratio: float = 0.6
     # Cells: whether a square holds a stone is a logistic score of its disc
     # against the board there (see :func:`cell_features`): weights (bias first)
     # fitted by ``python -m lab.fit_grid_cells`` on dev scenes (seeds 0-599,
@@ -307,7 +345,8 @@ def _gather(xs: AnyFloatArray, ys: AnyFloatArray, dy: IntArray, dx: IntArray,
     return np.where(inside, index, -1).astype(np.intp)
 
 
-def make_grid_sampler(config: GridConfig, geometry: GridGeometry) -> GridSampler:
+def make_grid_sampler(config: GridConfig, geometry: GridGeometry,
+                      nudge: tuple[float, float] = (0.0, 0.0)) -> GridSampler:
     spec = geometry.spec
     width, height = warp_size(config, spec)
     p, m = config.pitch_px, config.margin
@@ -323,7 +362,7 @@ def make_grid_sampler(config: GridConfig, geometry: GridGeometry) -> GridSampler
     # No further than the stone's own top can be from its base.
     norm = np.linalg.norm(shift, axis=1, keepdims=True)
     shift = np.where(norm > 1.2, shift * (1.2 / np.maximum(norm, 1e-6)), shift)
-    sample = (centres + shift + m) * p
+    sample = (centres + shift + np.array(nudge, np.float32) + m) * p
     exclude = None
     if points:
         ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -434,6 +473,22 @@ def _robust_surface(xy: FloatArray, values: FloatArray, weights_ok: npt.NDArray[
     return fitted.astype(np.float32), keep
 
 
+def board_colour(config: GridConfig, ab: FloatArray) -> FloatArray:
+    """The board's colour (Lab a, b) from samples between the places, some covered.
+
+    Stones are grey and the board is not: the median of the more coloured
+    samples (chroma at or above the ``board_colour_quantile`` of them) stays on
+    the board's own colour however many samples the stones cover.
+    """
+    finite = np.isfinite(ab).all(axis=1)
+    if not finite.any():
+        return np.zeros(2, np.float32)
+    ab = ab[finite]
+    chroma = np.linalg.norm(ab, axis=1)
+    cut = float(np.percentile(chroma, 100 * config.board_colour_quantile))
+    return np.asarray(np.median(ab[chroma >= cut], axis=0), np.float32)
+
+
 def board_expectation(config: GridConfig, sampler: GridSampler, lab: FloatArray
                       ) -> tuple[FloatArray, FloatArray]:
     """The empty board's log lightness and chroma (a, b) at every place, from the frame.
@@ -452,7 +507,7 @@ def board_expectation(config: GridConfig, sampler: GridSampler, lab: FloatArray
     for parity in np.unique(sampler.between_parity):
         rows = sampler.between_parity == parity
         ab = med[rows, 1:]
-        ab_med = np.median(ab, axis=0)
+        ab_med = board_colour(config, ab)
         chroma = max(float(np.linalg.norm(ab_med)), config.board_min_chroma)
         ok = np.linalg.norm(ab - ab_med, axis=1) < 0.6 * chroma
         ok &= np.isfinite(log_l[rows])
@@ -557,14 +612,19 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
     white_frac = (white * valid).sum(axis=1) / count
     labels = np.full(len(dark_frac), EMPTY)
     not_white = np.zeros(len(dark_frac), bool)
+    cross = np.ones(len(dark_frac), np.float32)
     if sampler.cross is not None and sampler.cross_off is not None and reference is None:
         # Glare on the board looks white without a reference (a reference has the
         # same glare). Glare keeps the lines in view, and it spreads where a white
         # stone ends, lighter than the board right round it. Only against white:
         # a black stone standing off its point can leave the lines in view.
         cross = cross_ratio(sampler, lab)
-        not_white = (cross < config.cross_visible) | (
-            (cross < config.cross_faint) & (local_lift(sampler, lab) < config.white_lift))
+        not_white = cross < config.cross_lifted
+        faint = np.flatnonzero(~not_white & (cross < config.cross_faint))
+        if faint.size:
+            lift = local_lift(sampler, lab, faint)
+            not_white[faint] = lift < np.where(cross[faint] < config.cross_visible,
+                                               config.white_lift_lines, config.white_lift)
     # Glare on a black stone reads as white pixels; nothing on a white stone
     # reads dark: a stone with a good share of dark pixels is black.
     total = dark_frac + white_frac
@@ -572,6 +632,19 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
     black = dark_frac >= config.black_share * total
     labels[stone & black] = BLACK
     labels[stone & ~black & ~not_white] = WHITE
+    if sampler.cross is not None and sampler.cross_off is not None and reference is None:
+        # Stones the board's colour hides from the pixel votes: their shape
+        # hides the lines (white), or the whole disc is dark (black).
+        # The disc's median against the board, as the share of its pixels under it.
+        board = np.maximum(exp_l_board, 1.0)[:, None]
+        half = 0.5 * count
+        dark_disc = ((pix[..., 0] < config.black_median_ratio * board) & valid).sum(axis=1) > half
+        light_disc = ((pix[..., 0] >= config.hidden_white_ratio * board) & valid).sum(
+            axis=1) >= half
+        low, high = config.hidden_lines
+        empty = labels == EMPTY
+        labels[empty & dark_disc] = BLACK
+        labels[empty & ~dark_disc & (cross >= low) & (cross <= high) & light_disc] = WHITE
     if sampler.spec.kind == "cells":
         labels = cell_labels(config, sampler, lab, warped.shape[:2], exp_l_board, exp_ab_board,
                              reference)
@@ -674,28 +747,58 @@ def cross_ratio(sampler: GridSampler, lab: FloatArray) -> FloatArray:
     return np.asarray(np.nan_to_num(line / np.maximum(board, 1.0), nan=1.0), np.float32)
 
 
-def local_lift(sampler: GridSampler, lab: FloatArray) -> FloatArray:
-    """Per point of a point grid: its disc's median lightness over the median of the
-    four square centres round it (1 where unknown)."""
+def local_lift(sampler: GridSampler, lab: FloatArray, places: IntArray | None = None
+               ) -> FloatArray:
+    """Per point of a point grid (or of ``places``): its disc's median lightness over
+    the median of the four square centres round it (1 where unknown)."""
     spec = sampler.spec
+    index = np.arange(len(sampler.disc)) if places is None else places
     pix, ok = _take(lab, sampler.between)
     med = np.nanmedian(np.where(ok, pix[..., 0], np.nan), axis=1).reshape(spec.rows + 1,
                                                                          spec.cols + 1)
     around = np.stack([med[:-1, :-1], med[:-1, 1:], med[1:, :-1], med[1:, 1:]]).reshape(4, -1)
-    board = np.nanmedian(around, axis=0)
-    disc, dok = _take(lab, sampler.disc)
+    board = np.nanmedian(around[:, index], axis=0)
+    disc, dok = _take(lab, sampler.disc[index])
     level = np.nanmedian(np.where(dok, disc[..., 0], np.nan), axis=1)
     return np.asarray(np.nan_to_num(level / np.maximum(board, 1.0), nan=1.0), np.float32)
 
 
 def classify_grid(config: GridConfig, image: Image, geometry: GridGeometry,
                   reference: Image | None = None) -> GridReading:
-    """One photo (and optionally a photo of the empty board) read whole."""
+    """One photo (and optionally a photo of the empty board) read whole.
+
+    Without a reference, on a point grid, the stones' tops are looked for where
+    they read most plainly: the discs nudged by up to ``nudge_step`` pitches each
+    way (:func:`read_nudged`), as the camera's pose from a photo's corners alone
+    is rough.
+    """
+    warped = warp_grid(config, image, geometry)
+    if reference is None and geometry.spec.kind == "points" and config.nudge_step > 0:
+        return read_nudged(config, geometry, warped)
     sampler = make_grid_sampler(config, geometry)
     ref = None
     if reference is not None:
         ref = prepare_grid_reference(sampler, warp_grid(config, reference, geometry))
-    return read_grid(config, sampler, warp_grid(config, image, geometry), ref)
+    return read_grid(config, sampler, warped, ref)
+
+
+def read_nudged(config: GridConfig, geometry: GridGeometry, warped: Image) -> GridReading:
+    """The reading, of nine with the discs nudged by 0 or +-``nudge_step`` pitches
+    across and down, whose points are most plainly stone or board (the mean
+    distance of each disc's share of stone pixels from a half)."""
+    step = config.nudge_step
+    best: tuple[float, GridReading] | None = None
+    for dy in (0.0, -step, step):
+        for dx in (0.0, -step, step):
+            reading = read_grid(config, make_grid_sampler(config, geometry, (dx, dy)), warped)
+            share = np.array(reading.dark) + np.array(reading.white)
+            plain = float(np.abs(share - 0.5).mean())
+            if best is None:
+                best = (plain + config.nudge_margin, reading)
+            elif plain > best[0]:
+                best = (plain, reading)
+    assert best is not None
+    return best[1]
 
 
 def corners_of(points: Sequence[Sequence[float]] | AnyFloatArray

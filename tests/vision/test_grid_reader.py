@@ -109,4 +109,43 @@ def test_real_go_photos_every_wrong_point_listed() -> None:
         read = classify_grid(GridConfig(), image, photo.geometry).grid
         wrong[photo.part] += [f"{photo.path.name} {w}" for w in wrong_points(photo.rows, read)]
     assert len(wrong["dev"]) <= 6, wrong["dev"]
-    assert len(wrong["held-out"]) <= 12, wrong["held-out"]
+    assert len(wrong["held-out"]) <= 9, wrong["held-out"]
+
+
+def test_crowded_go_photos_read() -> None:
+    """Real boards 68 to 83% covered (tests/vision/data/go_crowded), read without a
+    reference: a guard at today's figures (58 of 3,249 dev points wrong, 59 of 2,527
+    held-out, at most 20 a board; the reader that took the board's colour from every
+    sample between the points read 184 and 236, its white stones mostly as empty)."""
+    import cv2
+
+    from lab.grid_samples import load_grid_photos, photos_dir, wrong_points
+
+    photos = load_grid_photos(photos_dir().parent / "go_crowded")
+    assert len(photos) == 16
+    wrong: dict[str, list[str]] = {"dev": [], "held-out": []}
+    for photo in photos:
+        image = cv2.imread(str(photo.path))
+        assert image is not None, photo.path
+        read = classify_grid(GridConfig(), image, photo.geometry).grid
+        misread = wrong_points(photo.rows, read)
+        assert len(misread) <= 20, (photo.path.name, misread)
+        wrong[photo.part] += [f"{photo.path.name} {w}" for w in misread]
+    assert len(wrong["dev"]) <= 58, wrong["dev"]
+    assert len(wrong["held-out"]) <= 59, wrong["held-out"]
+
+
+def test_full_go_boards_without_reference() -> None:
+    """Synthetic 19 x 19 boards 90 to 100% covered, held-out seeds, read without a
+    reference (the reader that took the board's colour from every sample between the
+    points read 345 of these 1,083 points wrong; today 21)."""
+    spec = GridSpec.parse("points:19")
+    wrong = total = 0
+    for seed in range(HELD_OUT + 600, HELD_OUT + 600 + SCENES):
+        rng = np.random.default_rng(seed)
+        scene = random_stone_scene(rng, spec, fraction=float(rng.uniform(0.9, 1.0)))
+        read = classify_grid(GridConfig(), render_stones(scene, seed), scene.geometry()).grid
+        wrong += sum(x != y for ra, rt in zip(read, scene.grid(), strict=True)
+                     for x, y in zip(ra, rt, strict=True))
+        total += spec.cols * spec.rows
+    assert wrong <= 0.025 * total, (wrong, total)

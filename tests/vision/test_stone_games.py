@@ -6,12 +6,15 @@ board resting. The frames go through :class:`vision.grid_reader.GridPipeline`
 and :class:`GridSettler`; every settled board is judged by
 :class:`companion.sync.stones.StoneFollower`. Every turn must be committed
 right and nothing else committed. By default three turns of three games (one a
-game, one on a chessboard's cells); ``RAINDROP_FULL=1`` plays five games of 40 turns.
+game, one on a chessboard's cells); ``RAINDROP_FULL=1`` plays five games of 40 turns,
+and ``RAINDROP_STONE_TURNS=1000`` with it plays each game to its end (Rumbo: the full
+board).
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 from typing import Any
 
 import numpy as np
@@ -31,7 +34,7 @@ from tests.vision.vision_helpers import FPS, FULL
 from vision.grid import GridSpec
 from vision.grid_reader import GridPipeline, GridSettler
 
-TURNS = 40 if FULL else 3
+TURNS = int(os.environ.get("RAINDROP_STONE_TURNS", "40" if FULL else "3"))
 STILL = 8 if FULL else 5  # frames the board rests between turns (4 settle it)
 
 
