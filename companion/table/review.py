@@ -28,12 +28,12 @@ import dataclasses
 import logging
 import math
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import chess
 
+from companion.engine.background import Background
 from companion.engine.contract import Analysis, Budget, Engine, EngineError
 from companion.engine.levels import DEFAULT_LEVEL, Level, level
 from companion.engine.registry import RAINDROPCHESS, engine_for_game
@@ -395,59 +395,35 @@ def _better_words(timeline: Timeline, ply: Ply, turn: str) -> str:
         return turn
 
 
-class Reviewing:
+class Reviewing(Background[Review]):
     """A review run off the caller's thread: started, watched, stopped at once.
 
     ``on_progress(done, total)`` and ``on_done(reviewing)`` run on the review's thread: a
-    front end hands them to its own (Kivy: ``Clock.schedule_once``)."""
+    front end hands them to its own (Kivy: ``Clock.schedule_once``). :meth:`stop` stops
+    after the position being analysed: :meth:`result` then holds the turns reviewed so far."""
+
+    busy = "the review is still running"
 
     def __init__(self, timeline: Timeline, *, budget: Budget | None = None,
                  chosen_level: Level | None = None, seed: int = 0,
                  on_progress: ProgressCallback | None = None,
                  on_done: Callable[[Reviewing], None] | None = None) -> None:
+        super().__init__("review", on_done)
         self.timeline = timeline
         self._budget = budget
         self._level = chosen_level
         self._seed = seed
         self._on_progress = on_progress
-        self._on_done = on_done
-        self._stop = threading.Event()
-        self._done = threading.Event()
         self._progress = (0, len(timeline.plies) + 1)
-        self._review: Review | None = None
-        self._error: BaseException | None = None
-        self._started = 0.0
-        self._thread = threading.Thread(target=self._run, name="review", daemon=True)
 
     def start(self) -> Reviewing:
-        self._started = time.monotonic()
-        self._thread.start()
+        self._begin()
         return self
-
-    def stop(self) -> None:
-        """Stop soon (after the position being analysed): :meth:`result` then holds the
-        turns reviewed so far."""
-        self._stop.set()
 
     @property
     def progress(self) -> tuple[int, int]:
         """(positions analysed, positions in all)."""
         return self._progress
-
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        return self._done.wait(timeout)
-
-    def result(self, timeout: float | None = None) -> Review:
-        """The review, waiting up to ``timeout``; re-raises its error."""
-        if not self._done.wait(timeout):
-            raise TimeoutError("the review is still running")
-        if self._error is not None:
-            raise self._error
-        assert self._review is not None
-        return self._review
 
     def _report(self, done: int, total: int) -> None:
         self._progress = (done, total)
@@ -457,17 +433,6 @@ class Reviewing:
             except Exception:
                 LOGGER.exception("review progress listener failed")
 
-    def _run(self) -> None:
-        try:
-            self._review = review(self.timeline, budget=self._budget,
-                                  chosen_level=self._level, seed=self._seed,
-                                  stop=self._stop, progress=self._report)
-        except BaseException as error:  # handed to whoever collects the result
-            self._error = error
-        finally:
-            self._done.set()
-            if self._on_done is not None:
-                try:
-                    self._on_done(self)
-                except Exception:
-                    LOGGER.exception("review done listener failed")
+    def _work(self) -> Review:
+        return review(self.timeline, budget=self._budget, chosen_level=self._level,
+                      seed=self._seed, stop=self._stop, progress=self._report)
