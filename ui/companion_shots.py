@@ -10,18 +10,12 @@ engine installed, the same thinking and hint on the chessboard. Named
 
 from __future__ import annotations
 
-import argparse
 import logging
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-from ui.cli import parse_size
 
 LOGGER = logging.getLogger(__name__)
 
@@ -125,62 +119,17 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
 
 
 def run(out: Path, size: tuple[int, int]) -> int:
-    os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-shots-"))
-    os.environ.setdefault("RAINDROP_CONFIG_DIR", tempfile.mkdtemp(prefix="raindrop-shots-"))
-    from ui.launch import configure
+    """Make the companion's screenshots for one window size."""
+    from ui.screenshots import open_app, play_scenes
 
-    configure(size, quiet=True)
-    from kivy.clock import Clock
-
-    import ui.widgets.board
-    from ui.app import RaindropApp
-
-    ui.widgets.board.ANIMATION_SECONDS = 0
-    app = RaindropApp(board="screen")
-    app.settings.sound = False
-    scenes = _scenes(app, out, size)
-    state: dict[str, Any] = {"wait": 0, "problem": None}
-
-    def step(_dt: float) -> bool:
-        if state["wait"] > 0:
-            state["wait"] -= 1
-            return True
-        try:
-            state["wait"] = next(scenes)
-        except StopIteration:
-            app.stop()
-            return False
-        except Exception as error:
-            LOGGER.exception("screenshot scene failed")
-            state["problem"] = str(error)
-            app.stop()
-            return False
-        return True
-
-    app.bind(on_start=lambda *_: Clock.schedule_interval(step, 0))
-    app.run()
-    if state["problem"]:
-        print(f"screenshots failed: {state['problem']}", file=sys.stderr)
-        return 1
-    return 0
+    app = open_app(size, "screen")
+    return play_scenes(app, _scenes(app, out, size))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("out", type=Path, help="folder for the PNGs")
-    parser.add_argument("--size", type=parse_size, action="append", metavar="WxH",
-                        help="a window size (repeatable); default: "
-                             + ", ".join(f"{w}x{h}" for w, h in SIZES))
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    sizes = args.size or list(SIZES)
-    if len(sizes) == 1:
-        return run(args.out, sizes[0])
-    status = 0
-    for width, height in sizes:
-        status |= subprocess.call([sys.executable, "-m", "ui.companion_shots", str(args.out),
-                                   "--size", f"{width}x{height}"])
-    return status
+    from ui.screenshots import main_over_sizes
+
+    return main_over_sizes("ui.companion_shots", run, SIZES, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -214,23 +214,29 @@ def _shrink(path: Path) -> None:
                     f"PNG8:{path}"], check=False, capture_output=True)
 
 
-def run(out: Path, size: tuple[int, int]) -> int:
-    """Make the screenshots for one window size (one Kivy window per process)."""
+def open_app(size: tuple[int, int], board: str) -> Any:
+    """A RaindropApp for pictures: a window of ``size``, throwaway data and settings
+    folders, no move animation, no sound (one Kivy window per process)."""
     os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-shots-"))
     os.environ.setdefault("RAINDROP_CONFIG_DIR", tempfile.mkdtemp(prefix="raindrop-shots-"))
     from ui.launch import configure
 
     configure(size, quiet=True)
-    from kivy.clock import Clock
-
     import ui.widgets.board
     from ui.app import RaindropApp
 
     ui.widgets.board.ANIMATION_SECONDS = 0  # pictures of positions, not of moves
-    app = RaindropApp(board="sim")
+    app = RaindropApp(board=board)
     app.settings.sound = False  # pictures need no sound (and may have no audio device)
-    scenes = _scenes(app, out, size)
-    state = {"wait": 0, "problem": None}
+    return app
+
+
+def play_scenes(app: Any, scenes: Frames) -> int:
+    """Run the app through ``scenes`` (each yields how many frames to wait), then stop;
+    0, or 1 with the failure said on standard error."""
+    from kivy.clock import Clock
+
+    state: dict[str, Any] = {"wait": 0, "problem": None}
 
     def step(_dt: float) -> bool:
         if state["wait"] > 0:
@@ -256,24 +262,38 @@ def run(out: Path, size: tuple[int, int]) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+def main_over_sizes(module: str, run: Callable[[Path, tuple[int, int]], int],
+                    sizes: Sequence[tuple[int, int]], description: str | None,
+                    argv: list[str] | None) -> int:
+    """The command line of a screenshots module: ``OUT [--size WxH ...]``; several sizes
+    run one process each (``python -m MODULE``), one Kivy window per process."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("out", type=Path, help="folder for the PNGs")
     parser.add_argument("--size", type=parse_size, action="append", metavar="WxH",
                         help="a window size (repeatable); default: "
-                             + ", ".join(f"{w}x{h}" for w, h in SIZES))
+                             + ", ".join(f"{w}x{h}" for w, h in sizes))
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    sizes = args.size or list(SIZES)
-    if len(sizes) == 1:
-        return run(args.out, sizes[0])
+    chosen = args.size or list(sizes)
+    if len(chosen) == 1:
+        return run(args.out, chosen[0])
     import subprocess
 
     status = 0
-    for width, height in sizes:  # one Kivy window per process
-        status |= subprocess.call([sys.executable, "-m", "ui.screenshots", str(args.out),
+    for width, height in chosen:
+        status |= subprocess.call([sys.executable, "-m", module, str(args.out),
                                    "--size", f"{width}x{height}"])
     return status
+
+
+def run(out: Path, size: tuple[int, int]) -> int:
+    """Make the screenshots for one window size (one Kivy window per process)."""
+    app = open_app(size, "sim")
+    return play_scenes(app, _scenes(app, out, size))
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_over_sizes("ui.screenshots", run, SIZES, __doc__, argv)
 
 
 if __name__ == "__main__":
