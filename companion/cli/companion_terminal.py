@@ -12,7 +12,9 @@ table, the simulated hand makes them.
 from __future__ import annotations
 
 import argparse
+import collections
 import logging
+import queue
 import time
 from collections.abc import Callable
 from typing import Any
@@ -256,3 +258,49 @@ def companion_seed(args: Any) -> int:
     """The base of the companion's search seeds: ``--seed``, else 0."""
     seed = getattr(args, "seed", None)
     return seed if isinstance(seed, int) else 0
+
+
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (a person types), not a file or a pipe."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class TerminalInbox:
+    """What a terminal game handles next, in order: typed lines, problems with them, calls
+    posted from other threads, and the end of input (``("eof", None)``).
+
+    With ``hold`` (input from a file or a pipe) typed lines wait while the companion
+    thinks, so a script plays in step with it; at a terminal they are read at once."""
+
+    def __init__(self, hold: bool) -> None:
+        self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.hold = hold
+        self.ended = False
+        """Standard input has ended: play goes on while the companion plays."""
+        self._held: collections.deque[Any] = collections.deque()
+
+    def put(self, item: tuple[str, Any]) -> None:
+        self.queue.put(item)
+
+    def finished(self, waiting: bool) -> bool:
+        """Input has ended and nothing is left to handle (``waiting``: the companion's turn)."""
+        return self.ended and not self._held and not waiting and self.queue.empty()
+
+    def next(self, waiting: bool, timeout: float = 0.5) -> tuple[str, Any] | None:
+        """The next item to handle, or ``None`` when there is none yet (time to tick)."""
+        if self._held and not waiting:
+            return "line", self._held.popleft()
+        try:
+            kind, value = self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if kind == "eof":
+            self.ended = True
+            return None
+        if kind == "line" and self.hold and (self._held or waiting):
+            self._held.append(value)   # a script waits for the companion
+            return None
+        return kind, value

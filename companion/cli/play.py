@@ -8,10 +8,8 @@ serves ``raindrop resume``.
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
 import functools
-import queue
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -24,8 +22,10 @@ from companion import events
 from companion.cli import CommandError
 from companion.cli.companion_terminal import (
     TerminalCompanion,
+    TerminalInbox,
     add_companion_options,
     companion_seed,
+    is_terminal,
     table_settings,
 )
 from companion.cli.keep_options import add_keep_options, keep_option
@@ -212,13 +212,6 @@ def run(args: argparse.Namespace) -> int:
     return session.run(board_spec=board, keep=keep)
 
 
-def _is_terminal(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
 def check_board_option(spec: str | None) -> None:
     """Fail early, clearly, when ``--board`` cannot work."""
     if spec is None or spec == "none":
@@ -247,14 +240,11 @@ class TerminalSession:
         self.out = out or sys.stdout
         self.changed = True
         self.last = chess.SquareSet()
-        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.inbox = TerminalInbox(hold=not is_terminal(sys.stdin))
         self.board_session: Any = None
         self.sim: Any = None
         self.quiet = False  # the simulated board acts for a typed command: no chatter
         self.voice = voice
-        self.hold_input = not _is_terminal(sys.stdin)
-        """Typed lines wait while the companion thinks (input from a file or a pipe, so
-        a script plays in step with it); at a terminal they are read at once."""
         self.prompt_open = False
         """The prompt is shown and nothing was typed after it yet."""
         game.subscribe(self.on_event)
@@ -404,8 +394,6 @@ class TerminalSession:
             self.open_board(board_spec, keep)
         reader = threading.Thread(target=self._read_stdin, name="stdin", daemon=True)
         reader.start()
-        ended = False   # standard input has ended: play on while the companion plays
-        held: collections.deque[str] = collections.deque()
         try:
             self.companion.announce()
             self.draw()
@@ -413,27 +401,15 @@ class TerminalSession:
                 self.prompt()
             self.companion.start()
             while True:
-                fresh = True   # a line just read (not one held before)
-                value: Any
-                if held and not self.companion.waiting:
-                    kind, value, fresh = "line", held.popleft(), False
-                elif ended and not self.companion.waiting and self.inbox.empty():
+                if self.inbox.finished(self.companion.waiting):
                     self.say()
                     self.say_saved()
                     return 0
-                else:
-                    try:
-                        kind, value = self.inbox.get(timeout=0.5)
-                    except queue.Empty:
-                        self.tick()
-                        continue
-                if kind == "eof":
-                    ended = True
+                item = self.inbox.next(self.companion.waiting)
+                if item is None:
+                    self.tick()
                     continue
-                if kind == "line" and fresh and self.hold_input \
-                        and (held or self.companion.waiting):
-                    held.append(value)   # a script waits for the companion
-                    continue
+                kind, value = item
                 if kind == "call":
                     value()
                 elif kind == "line" and not self.handle_typed(value):

@@ -10,11 +10,9 @@ game: it goes through :mod:`companion.games`.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import itertools
 import logging
-import queue
 import sys
 import threading
 from collections.abc import Callable
@@ -24,7 +22,9 @@ from typing import Any, TextIO
 from companion.cli import CommandError
 from companion.cli.companion_terminal import (
     TerminalCompanion,
+    TerminalInbox,
     companion_seed,
+    is_terminal,
     table_settings,
 )
 from companion.cli.play_stones import follow, simulate
@@ -213,7 +213,7 @@ class GamesTerminal:
         self.voice = voice
         self.builder: TurnBuilder[Any] | None = None
         self.changed = True
-        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.inbox = TerminalInbox(hold=False)
         self.sim: Any = None
         """The simulated board of stones (``--board sim``), if any."""
         self.board: Any = None
@@ -557,6 +557,7 @@ class GamesTerminal:
         """Read commands until the input ends (or ``quit``); the companion plays on
         meanwhile, and after the input ends until a person must act again."""
         source = lines or sys.stdin
+        self.inbox.hold = not is_terminal(source)   # a script waits for the companion
 
         def read() -> None:
             for line, problem in typed_lines(source):   # a line too long: a problem
@@ -564,34 +565,19 @@ class GamesTerminal:
             self.inbox.put(("eof", None))
 
         threading.Thread(target=read, name="stdin", daemon=True).start()
-        ended = False
-        hold = not _is_terminal(source)   # a script waits for the companion
-        held: collections.deque[str] = collections.deque()
         try:
             self.companion.announce()
             self.draw()
             if not self.companion.waiting:
                 self.prompt()
             self.companion.start()
-            while not (ended and not held and not self.companion.waiting
-                       and self.inbox.empty()):
-                fresh = True   # a line just read (not one held before)
-                value: Any
-                if held and not self.companion.waiting:
-                    kind, value, fresh = "line", held.popleft(), False
-                else:
-                    try:
-                        kind, value = self.inbox.get(timeout=0.5)
-                    except queue.Empty:
-                        if self.session.clock is not None:
-                            self.session.tick()
-                        continue
-                if kind == "eof":
-                    ended = True
+            while not self.inbox.finished(self.companion.waiting):
+                item = self.inbox.next(self.companion.waiting)
+                if item is None:
+                    if self.session.clock is not None:
+                        self.session.tick()
                     continue
-                if kind == "line" and fresh and hold and (held or self.companion.waiting):
-                    held.append(value)
-                    continue
+                kind, value = item
                 if self.session.clock is not None:
                     self.session.tick()
                 if kind == "call":
@@ -632,11 +618,6 @@ class GamesTerminal:
             self.say(f"The record could not be saved: {error}")
 
 
-def _is_terminal(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _minutes(seconds: float) -> str:

@@ -60,6 +60,7 @@ def _pump(inbox: object, done: Callable[[], bool], timeout: float = 30.0) -> Non
     import queue
     import time
 
+    inbox = getattr(inbox, "queue", None)   # the terminal's TerminalInbox
     assert isinstance(inbox, queue.Queue)
     deadline = time.monotonic() + timeout
     while not done():
@@ -76,6 +77,7 @@ def _settle(inbox: object, quiet: float = 0.5) -> None:
     """Run posted calls until none came for ``quiet`` seconds (the board has caught up)."""
     import queue
 
+    inbox = getattr(inbox, "queue", None)   # the terminal's TerminalInbox
     assert isinstance(inbox, queue.Queue)
     while True:
         try:
