@@ -56,3 +56,17 @@ def driver(_driver: Driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     yield _driver
     _driver.draw()  # the screen the test left, drawn (pumped frames are not: app_driver)
     _driver.reset()
+
+
+@pytest.fixture
+def sized(driver: Driver, request: pytest.FixtureRequest) -> Iterator[Driver]:
+    """The driver with the window at ``request.param`` (width, height): parametrize
+    ``sized`` with ``indirect=True``; the test window's size comes back after."""
+    from kivy.core.window import Window
+    from ui_window import TEST_WINDOW
+
+    Window.size = request.param
+    driver.pump(4)
+    yield driver
+    Window.size = TEST_WINDOW
+    driver.pump(2)

@@ -6,13 +6,13 @@ overlap, 14 sp texts that fit: tests/ui/layout_check.py)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chess
 import pytest
 from companion_driver import SidedChessEngine, chess_engine, wait_companion, wait_for
 from games_app_driver import open_new_game
+from test_app_sizes import check
 
 from companion.table.review import timeline_of_game
 from companion.table.seats import HintPolicy, Seat, TableSettings
@@ -21,26 +21,6 @@ if TYPE_CHECKING:
     from app_driver import Driver
 
 SIZES = [(412, 800), (1280, 800)]
-
-
-@pytest.fixture
-def sized(driver: Driver, request: pytest.FixtureRequest) -> Iterator[Driver]:
-    from kivy.core.window import Window
-    from ui_window import TEST_WINDOW
-
-    Window.size = request.param
-    driver.pump(4)
-    yield driver
-    Window.size = TEST_WINDOW
-    driver.pump(2)
-
-
-def check(driver: Driver, root: Any, what: str) -> None:
-    from layout_check import problems
-
-    driver.pump(4)
-    found = problems(root)
-    assert not found, f"{what}:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("sized", SIZES, indirect=True, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -19,18 +18,6 @@ if TYPE_CHECKING:
 SIZES = [(412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200), (800, 1280), (600, 1024)]
 if not os.environ.get("RAINDROP_FULL"):
     SIZES = [(412, 800), (800, 412), (1280, 800)]
-
-
-@pytest.fixture
-def sized(driver: Driver, request: pytest.FixtureRequest) -> Iterator[Driver]:
-    from kivy.core.window import Window
-    from ui_window import TEST_WINDOW
-
-    Window.size = request.param
-    driver.pump(4)
-    yield driver
-    Window.size = TEST_WINDOW
-    driver.pump(2)
 
 
 def check(driver: Driver, root: Any, what: str) -> None:
