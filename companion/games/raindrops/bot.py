@@ -7,10 +7,13 @@ choice of pieces at every placement): a node lists every singleton slide but
 at most :data:`GROUP_LIMIT` chains per group, so the search never lists them
 all; such a node is marked incomplete and the solver proves no loss through it.
 
-The evaluation is the race the rules set: each side needs one unit, so the
-difference in units counts most (counted from each colour's Euler number),
-then how far each side's pieces are spread (the height plus the width of the
-box around them), then the side to move.
+Two evaluations of the race the rules set (each side needs one unit). The
+turns' priors come from :func:`race`: the difference in units (counted from
+each colour's Euler number), the spread of each side's pieces, the side to
+move. The leaves' value is :func:`heuristic`, a logistic fitted to the results
+of self-play games (:data:`VALUE_WEIGHTS`): the units as a ratio (one unit
+less counts more near the end), the pieces each side has left, the spread and
+the side to move, with the side to move weighed as much as the games showed.
 """
 
 from __future__ import annotations
@@ -130,7 +133,7 @@ class RaindropsDomain:
         for kid in kids:
             value = self.result(kid)
             if value is None:
-                value = heuristic(kid)
+                value = race(kid)
             mine = value if me == 0 else 1.0 - value
             priors.append(math.exp(6.0 * mine))
         return Children(kids, priors, complete)
@@ -139,8 +142,45 @@ class RaindropsDomain:
         return turn
 
 
+VALUE_TERMS = ("units", "tempo", "spread", "pieces")
+"""The leaf value's terms, each from Black's view (see :func:`value_terms`)."""
+
+VALUE_WEIGHTS = (2.1, 0.21, 0.06, 1.4)
+"""The leaf value's weights (log-odds per unit of each term), from a logistic fit to
+the results of self-play games of the engine as it was before (levels 1 and 2 at
+their fixed playout budgets, seeds 500-539 and 600-624, never a seed the strength
+tables use); ``benchmarks/fit_raindrops_value.py`` plays such games and refits.
+A position says little about the result (held out, log-loss about 0.62-0.65
+against 0.69 for a coin) and refits on other splits move the weights by up to a
+third (units 1.3-2.1, spread 0.06-0.23); these are the weights the levels were
+measured with. What matters is the scale: the race (:func:`race`, 0.9 a unit and
+0.5 for the move) was far too sure and swung with the side to move, the side
+that had just moved looking 0.2-0.3 ahead after every turn, so a tree's values
+depended on the parity of its leaves' depths more than on the turns."""
+
+
+def value_terms(pos: RaindropsPosition) -> tuple[float, float, float, float]:
+    """The leaf value's terms (:data:`VALUE_TERMS`) of a position with both colours on the
+    board: log(white's units) - log(black's units), +1 or -1 for Black or White to move,
+    the spread of White's pieces less Black's, log(black's pieces) - log(white's pieces)."""
+    g = geometry(pos.size)
+    black_mask, white_mask = pos.mask("b"), pos.mask("w")
+    black = len(g.components(black_mask))
+    white = len(g.components(white_mask))
+    spread = _span(white_mask, g.rows, g.cols) - _span(black_mask, g.rows, g.cols)
+    return (math.log(white) - math.log(black), 1.0 if pos.side == "b" else -1.0,
+            float(spread), math.log(black_mask.bit_count()) - math.log(white_mask.bit_count()))
+
+
 def heuristic(pos: RaindropsPosition) -> float:
-    """Black's expected score of a position that is not over (a logistic of the race)."""
+    """Black's expected score of a position that is not over: the fitted logistic."""
+    z = sum(w * t for w, t in zip(VALUE_WEIGHTS, value_terms(pos), strict=True))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def race(pos: RaindropsPosition) -> float:
+    """Black's score by the plain race (0.9 a unit ahead, 0.1 a point of spread, 0.5 for
+    the move): what orders the turns (their priors), not what a leaf is worth."""
     g = geometry(pos.size)
     black_mask, white_mask = pos.mask("b"), pos.mask("w")
     black = euler(black_mask, g.n, g.not_last_col)
