@@ -47,9 +47,9 @@ def play(number: int, seed: int) -> dict[str, object]:
     pos = rules.start(size="8")
     texts: list[str] = []
     while rules.outcome(pos) is None:
-        texts.append(pos.text())
         analysis = engine.analyse(pos.text(), level=chosen, budget=budget,
                                   seed=seed * 1000 + len(texts))
+        texts.append(pos.text())
         pos = rules.play(pos, analysis.chosen.turn)
     outcome = rules.outcome(pos)
     assert outcome is not None
