@@ -149,14 +149,15 @@ VALUE_WEIGHTS = (2.1, 0.21, 0.06, 1.4)
 """The leaf value's weights (log-odds per unit of each term), from a logistic fit to
 the results of self-play games of the engine as it was before (levels 1 and 2 at
 their fixed playout budgets, seeds 500-539 and 600-624, never a seed the strength
-tables use); ``benchmarks/fit_raindrops_value.py`` plays such games and refits.
-A position says little about the result (held out, log-loss about 0.62-0.65
-against 0.69 for a coin) and refits on other splits move the weights by up to a
-third (units 1.3-2.1, spread 0.06-0.23); these are the weights the levels were
-measured with. What matters is the scale: the race (:func:`race`, 0.9 a unit and
-0.5 for the move) was far too sure and swung with the side to move, the side
-that had just moved looking 0.2-0.3 ahead after every turn, so a tree's values
-depended on the parity of its leaves' depths more than on the turns."""
+tables use; this first fit used 58 of those 65 games).
+``benchmarks/fit_raindrops_value.py`` plays such games and refits: on all 65 it
+gives 1.3, 0.18, 0.23 and 1.5, which predict held-out games no better (log-loss
+0.627 against 0.623 for these, 0.69 for a coin). A position says little about
+the result, and the weights are loose to a third; what the fit fixed is the
+scale. The race (:func:`race`, 0.9 a unit and 0.5 for the move) was far too sure
+and swung with the side to move: the side that had just moved looked 0.15 ahead
+after every turn, so a tree's values followed the parity of its leaves' depths
+more than the turns."""
 
 
 def value_terms(pos: RaindropsPosition) -> tuple[float, float, float, float]:
