@@ -47,6 +47,9 @@ class SensedView:
     fixes: tuple[str, ...]
     choices: tuple[str, ...]
     takeback: bool
+    lead: bool = False
+    """The board is led to the companion's turn (or held while it thinks): ``message``
+    says the turn and what to set up, and is what the players read."""
 
 
 def words(text: str) -> str:
@@ -258,4 +261,6 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
             choices=tuple(choice.label for choice in result.choices)
             if result is not None else (),
             takeback=result is not None and result.kind.value == "takeback",
+            lead=result is not None and result.kind.value == "mismatch"
+            and self.physical is not None and self.physical.sync.leading is not None,
         )

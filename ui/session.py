@@ -28,6 +28,8 @@ from ui.table_view import TableView
 LOGGER = logging.getLogger(__name__)
 
 CLOCK_INTERVAL = 0.2
+BOARD_LEADS = "Make the companion's turn on the board first"
+"""Why a person waits while a sensing board is led to the companion's turn."""
 
 
 class RaindropSession(EventDispatcher):  # type: ignore[misc]
@@ -94,6 +96,8 @@ class RaindropSession(EventDispatcher):  # type: ignore[misc]
 
     def _on_sensed(self, _link: Any, sensed: SensedView | None) -> None:
         self.sensed = sensed
+        if self.table.refused == BOARD_LEADS and self._board_leads() is None:
+            self.table.say("")   # the board shows the companion's turn: the wait is over
 
     def _tick(self, _dt: float) -> None:
         if self.game.is_over:
@@ -146,13 +150,22 @@ class RaindropSession(EventDispatcher):  # type: ignore[misc]
         if color is not None:
             reason = self.companion.refuses_seat(chess.COLOR_NAMES[color])
         else:
-            reason = self.companion.refusal()
+            reason = self.companion.refusal() or self._board_leads()
         if reason is None:
             return False
         self.table.say(reason)
         if self.haptics is not None:
             self.haptics.buzz("illegal")
         return True
+
+    def _board_leads(self) -> str | None:
+        """Why a person waits while the sensing board is led to the companion's turn
+        (its words and squares are shown until the board shows it), or None."""
+        physical = getattr(self.link, "physical", None)
+        lead = physical.sync.leading if physical is not None else None
+        if lead is None or not lead.until_in_sync:
+            return None
+        return BOARD_LEADS
 
     def _felt_refusal(self) -> None:
         if self.table.refused and self.haptics is not None:
