@@ -218,6 +218,15 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
             return False
         return True
 
+    def make_game_position(self) -> bool:
+        """On a simulated board, set it as the game stands (the companion's turn made by
+        the board's hand); False for a real board."""
+        set_position = getattr(self.source, "set_position", None)
+        if set_position is None or not self.simulated or self.physical is None:
+            return False
+        set_position(self.physical.game.board)   # the board reports it once settled
+        return True
+
     def physical_removal(self, square: chess.Square) -> bool:
         """On a simulated board, take a piece off for a joker; False for a real board."""
         remove = getattr(self.source, "remove", None)

@@ -71,7 +71,8 @@ def test_raindropchess_the_player_makes_the_companions_turns_on_the_sensing_boar
         # White may not go on before the board shows the companion's turn.
         driver.flip(chess.WHITE)
         assert len(game.actions()) == 4
-        assert app.session.table.refused == "Make the companion's turn on the board first"
+        assert app.session.table.refused == ("Make the companion's turn on the board first (on "
+                                             "the simulated board: tap a square of its turn)")
         # The king set on d8 first: guided, both squares framed; nothing is played.
         sim.place(SQ("d8"), _piece("k"))
         settle()
@@ -89,8 +90,13 @@ def test_raindropchess_the_player_makes_the_companions_turns_on_the_sensing_boar
         sim.place(SQ("b1"), _piece("N"))
         settle()
         companion_played()
-        sim.place(SQ("g8"), _piece("n"))
-        settle()
+        assert screen.ids.board.guide == [SQ("g8")] and screen.sensed.kind == "mismatch"
+        driver.tap_square("a1")                   # not a square of its turn: refused
+        assert screen.sensed.kind == "mismatch" and chess.A1 not in sim.squares
+        driver.tap_square("g8")      # on the simulated board, a tap has its hand make it
+        driver.pump(3)
+        assert screen.sensed.kind == "in_sync" and sim.squares[SQ("g8")].symbol == "n"
+        assert app.session.table.refused == ""
         sim.move(SQ("b1"), SQ("c3"))
         settle()
         assert game.san_history()[4] == "Nc3"
