@@ -650,7 +650,8 @@ def read_grid(config: GridConfig, sampler: GridSampler, warped: Image,
             axis=1) >= half
         low, high = config.hidden_lines
         empty = labels == EMPTY
-        labels[empty & (dark_disc | (dark_frac >= config.black_alone))] = BLACK
+        dark_disc |= dark_frac >= config.black_alone
+        labels[empty & dark_disc] = BLACK
         labels[empty & ~dark_disc & (cross >= low) & (cross <= high) & light_disc] = WHITE
     if sampler.spec.kind == "cells":
         labels = cell_labels(config, sampler, lab, warped.shape[:2], exp_l_board, exp_ab_board,
