@@ -13,7 +13,8 @@ the intervals between two frames on the UI thread (Kivy's clock, at most 60 a se
 Prints, for frames with no search (the peer: the same screen, its thinking bar moved as
 often as a search moves it) and frames during the searches, the count, median, 99th
 percentile and longest, and the ratios; the target is a longest frame under 100 ms during
-a search. ``--thread`` searches on a thread of the app instead of the search process.
+a search. The machine's load average is printed with them. ``--thread`` searches on a
+thread of the app instead of the search process.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def main() -> int:
     parser.add_argument("--thread", action="store_true",
                         help="search on a thread of the app (as before ui.search_process)")
     args = parser.parse_args()
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     width, height = (int(v) for v in args.size.lower().split("x"))
     os.environ.setdefault("RAINDROP_DATA_DIR", tempfile.mkdtemp(prefix="raindrop-bench-"))
     os.environ.setdefault("RAINDROP_CONFIG_DIR", tempfile.mkdtemp(prefix="raindrop-bench-"))
@@ -162,6 +164,9 @@ def main() -> int:
         return 1
     print(f"{args.game}, window {width}x{height}, the companion at level 3 "
           f"({state['searches']} searches, {where})")
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average (1 min) of the machine: {load_before:.2f} at the start, "
+          f"{load_after:.2f} at the end (other processes slow software GL)")
     peer_median = statistics.median(frames["idle"])
     peer_longest = max(frames["idle"])
     for label, key in (("no search (peer)", "idle"), ("during the searches", "search")):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -44,6 +45,18 @@ def plain_read(config: GridConfig, image: np.ndarray, geometry) -> tuple[str, ..
     labels = np.where(means < 0.5 * board, "b", np.where(means > 1.15 * board, "w", "."))
     cols = sampler.spec.cols
     return tuple("".join(labels[r * cols:(r + 1) * cols]) for r in range(sampler.spec.rows))
+
+
+def error_kinds(misread: list[str], spec: GridSpec) -> list[str]:
+    """Each wrong point's kind, ``truth->read``, with ``edge`` for the grid's outer lines
+    (``wrong_points``' ``row,col truth->read``)."""
+    kinds = []
+    for item in misread:
+        place, kind = item.split()
+        row, col = (int(v) for v in place.split(","))
+        edge = row in (0, spec.rows - 1) or col in (0, spec.cols - 1)
+        kinds.append(kind + (" edge" if edge else ""))
+    return kinds
 
 
 def wrong(a: tuple[str, ...], b: tuple[str, ...]) -> int:
@@ -91,10 +104,12 @@ def main() -> None:
     # The real photos: every point read wrong.
     from lab.grid_samples import load_grid_photos, photos_dir, wrong_points
 
+    every: dict[str, list[int]] = {"dev": [0, 0], "held-out": [0, 0]}
     for folder in ("go_photos", "go_crowded"):
         photos = load_grid_photos(photos_dir().parent / folder)
         for part in ("dev", "held-out"):
             count = points = 0
+            kinds: Counter[str] = Counter()
             for photo in photos:
                 if photo.part != part:
                     continue
@@ -106,10 +121,17 @@ def main() -> None:
                 full = sum(len(row) - row.count(".") for row in photo.rows) / size
                 count += len(misread)
                 points += size
+                kinds.update(error_kinds(misread, photo.geometry.spec))
                 print(f"real {part:8s} {photo.path.name}: {full:4.0%} full, {len(misread)} wrong "
                       f"(plain peer {len(peer)}) {' '.join(misread)}")
             print(f"real {folder} {part}: {count} of {points} points wrong "
-                  f"({100 * count / points:.2f}%)")
+                  f"({100 * count / points:.2f}%); by kind (truth->read): "
+                  f"{', '.join(f'{k} {n}' for k, n in kinds.most_common())}")
+            every[part][0] += count
+            every[part][1] += points
+    for part, (count, points) in every.items():
+        print(f"real Go photos {part}, all: {count} of {points} points wrong "
+              f"({100 - 100 * count / points:.2f}% right)")
     # Time a frame: 19 x 19 at 1280 x 720.
     spec = GridSpec.parse("points:19")
     scene = random_stone_scene(np.random.default_rng(HELD_OUT), spec, size=(1280, 720))

@@ -20,6 +20,7 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from ui.settings import AppSettings
+from ui.widgets.text_textures import use_fresh_textures
 
 if TYPE_CHECKING:  # the game's modules load with the first game, not at start
     from companion.game import Game
@@ -59,6 +60,7 @@ class RaindropApp(App):  # type: ignore[misc]
 
     def __init__(self, *, board: str = "sim", keep_frames: tuple[Path, str] | None = None,
                  **kwargs: Any) -> None:
+        use_fresh_textures()   # before the first label: no frame waits to rewrite a texture
         super().__init__(**kwargs)
         self.board = board
         # --keep-frames DIR and --keep-board NAME: the camera keeps confirmed positions

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import queue
 import threading
 import time
@@ -33,10 +34,22 @@ POLL = 0.02
 PROGRESS_EVERY = 0.25
 """Seconds between two progress reports sent from the worker."""
 START_TIMEOUT = 60.0
+NICENESS = 10
+"""How much lower the worker's priority is than the app's: the screen (its drawing, and
+with software GL its rasterising threads) wins a busy CPU and the search gets the rest."""
 
 
-def _serve(requests: Any, answers: Any, stop: Any) -> None:
+def _lower_priority(niceness: int) -> None:
+    """Lower this process's priority by ``niceness`` where the platform allows it."""
+    try:
+        os.nice(niceness)
+    except (AttributeError, OSError) as error:   # no os.nice (Windows) or not allowed
+        LOGGER.info("the search process keeps the app's priority (%s)", error)
+
+
+def _serve(requests: Any, answers: Any, stop: Any, niceness: int) -> None:
     """The worker process: answer each request, one at a time, until ``None`` comes."""
+    _lower_priority(niceness)
     engines: dict[tuple[str, tuple[tuple[str, str], ...]], Any] = {}
     answers.put(("ready", 0, None))
     while True:
@@ -88,7 +101,7 @@ class SearchWorker:
         self._answers = context.Queue()
         self._stop = context.Event()
         self._process = context.Process(target=_serve, args=(self._requests, self._answers,
-                                                             self._stop),
+                                                             self._stop, NICENESS),
                                         name="companion-search", daemon=True)
         self._lock = threading.Lock()
         self._jobs = 0

@@ -47,6 +47,9 @@ class SensedView:
     fixes: tuple[str, ...]
     choices: tuple[str, ...]
     takeback: bool
+    lead: bool = False
+    """The board is led to the companion's turn (or held while it thinks): ``message``
+    says the turn and what to set up, and is what the players read."""
 
 
 def words(text: str) -> str:
@@ -215,6 +218,15 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
             return False
         return True
 
+    def make_game_position(self) -> bool:
+        """On a simulated board, set it as the game stands (the companion's turn made by
+        the board's hand); False for a real board."""
+        set_position = getattr(self.source, "set_position", None)
+        if set_position is None or not self.simulated or self.physical is None:
+            return False
+        set_position(self.physical.game.board)   # the board reports it once settled
+        return True
+
     def physical_removal(self, square: chess.Square) -> bool:
         """On a simulated board, take a piece off for a joker; False for a real board."""
         remove = getattr(self.source, "remove", None)
@@ -258,4 +270,6 @@ class SensingLink(EventDispatcher):  # type: ignore[misc]
             choices=tuple(choice.label for choice in result.choices)
             if result is not None else (),
             takeback=result is not None and result.kind.value == "takeback",
+            lead=result is not None and result.kind.value == "mismatch"
+            and self.physical is not None and self.physical.sync.leading is not None,
         )

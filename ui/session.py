@@ -28,6 +28,9 @@ from ui.table_view import TableView
 LOGGER = logging.getLogger(__name__)
 
 CLOCK_INTERVAL = 0.2
+BOARD_LEADS = "Make the companion's turn on the board first"
+"""Why a person waits while a sensing board is led to the companion's turn."""
+SIMULATED_LEADS = f"{BOARD_LEADS} (on the simulated board: tap a square of its turn)"
 
 
 class RaindropSession(EventDispatcher):  # type: ignore[misc]
@@ -94,6 +97,8 @@ class RaindropSession(EventDispatcher):  # type: ignore[misc]
 
     def _on_sensed(self, _link: Any, sensed: SensedView | None) -> None:
         self.sensed = sensed
+        if self.table.refused.startswith(BOARD_LEADS) and self._board_leads() is None:
+            self.table.say("")   # the board shows the companion's turn: the wait is over
 
     def _tick(self, _dt: float) -> None:
         if self.game.is_over:
@@ -146,13 +151,34 @@ class RaindropSession(EventDispatcher):  # type: ignore[misc]
         if color is not None:
             reason = self.companion.refuses_seat(chess.COLOR_NAMES[color])
         else:
-            reason = self.companion.refusal()
+            reason = self.companion.refusal() or self._board_leads()
         if reason is None:
             return False
         self.table.say(reason)
         if self.haptics is not None:
             self.haptics.buzz("illegal")
         return True
+
+    def _board_leads(self) -> str | None:
+        """Why a person waits while the sensing board is led to the companion's turn
+        (its words and squares are shown until the board shows it), or None."""
+        physical = getattr(self.link, "physical", None)
+        lead = physical.sync.leading if physical is not None else None
+        if lead is None or not lead.until_in_sync:
+            return None
+        return SIMULATED_LEADS if self.link.simulated else BOARD_LEADS
+
+    def _hand_makes_it(self, square: chess.Square) -> bool:
+        """On the simulated board led to the companion's turn, a tap on a square of that
+        turn has the board's hand make it (the terminal's ``make``); a real board waits
+        for the players' hands."""
+        link, companion = self.link, self.companion
+        if link is None or companion is None or not link.simulated \
+                or self._board_leads() is None:
+            return False
+        if chess.square_name(square) not in companion.guide:
+            return False
+        return bool(link.make_game_position())
 
     def _felt_refusal(self) -> None:
         if self.table.refused and self.haptics is not None:
@@ -161,7 +187,7 @@ class RaindropSession(EventDispatcher):  # type: ignore[misc]
     # Input (delegated to the table) ---------------------------------------
 
     def tap(self, square: chess.Square) -> None:
-        if self._refused():
+        if self._hand_makes_it(square) or self._refused():
             return
         self.table.tap(square)
         self._felt_refusal()

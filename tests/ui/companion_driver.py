@@ -7,7 +7,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from table_helpers import FakeChessEngine, chess_engine, legal_turns  # noqa: E4
 from companion.engine.contract import Analysis, Candidate  # noqa: E402
 from companion.rules import RaindropBoard  # noqa: E402
 
-__all__ = ["SidedChessEngine", "chess_engine", "wait_companion", "wait_for"]
+__all__ = ["PHONE", "SIZES", "TABLET", "SidedChessEngine", "chess_engine", "size_id",
+           "touches_on_screen", "unthrottled_frames", "wait_companion", "wait_for"]
 
 PATIENCE = 30.0  # seconds the companion (or a review) may take on a loaded machine
 
@@ -80,3 +82,46 @@ def wait_companion(driver: Any, link: Any, over: Callable[[], bool]) -> None:
     """Let frames pass until a person is to act (or the game is over)."""
     wait_for(driver, lambda: over() or (not link.thinking and link.runner.persons_turn()),
              "the companion's turn")
+
+
+PHONE = (412, 800)
+TABLET = (1280, 800)
+SIZES = [PHONE, TABLET]
+"""The window sizes the whole games against the companion are played at: a phone held
+upright and a tablet on its side."""
+
+
+def size_id(size: tuple[int, int]) -> str:
+    return f"{size[0]}x{size[1]}"
+
+
+def touches_on_screen(monkeypatch: Any) -> None:
+    """Every simulated touch from now on must land inside the window (a widget laid out
+    off-screen would otherwise still take a tap no finger could make)."""
+    from kivy.core.window import Window
+
+    from ui import touch
+
+    tap_at = touch.tap_at
+
+    def on_screen(x: float, y: float) -> None:
+        assert 0 <= x < Window.width and 0 <= y < Window.height, \
+            f"a touch at ({x:.0f}, {y:.0f}) is off the {Window.width}x{Window.height} window"
+        tap_at(x, y)
+
+    monkeypatch.setattr(touch, "tap_at", on_screen)
+
+
+@contextmanager
+def unthrottled_frames() -> Iterator[None]:
+    """Frames as fast as they come: Kivy's clock sleeps out the rest of each 60th of a
+    second (half these tests' time); the tests wait for what they need by real time
+    (``wait_for``, a list's tap), not by counting frames."""
+    from kivy.clock import Clock
+
+    limit = Clock._max_fps
+    Clock._max_fps = 0.0
+    try:
+        yield
+    finally:
+        Clock._max_fps = limit

@@ -94,8 +94,10 @@ def chosen(widget: Any, value: str) -> Callable[[], bool]:
     return lambda: bool(widget.value == value)
 
 
-def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
-    """Home -> Games -> New game of ``name`` -> the options typed or chosen -> Start."""
+def open_new_game(driver: Any, name: str, options: dict[str, str],
+                  check: Callable[[Any], None] | None = None) -> Any:
+    """Home -> Games -> New game of ``name`` -> the options typed or chosen -> Start;
+    ``check(setup screen)`` is called just before Start."""
     app = driver.app
     app.show("home")
     driver.pump(2)
@@ -125,6 +127,8 @@ def open_new_game(driver: Any, name: str, options: dict[str, str]) -> Any:
             assert widget.value == value, f"{key}={value} was not chosen"
         else:
             widget.text = value
+    if check is not None:
+        check(setup)
     driver.tap(setup.ids.start)
     assert app.root.current == "games_play", setup.problem
     return app.screen("games_play")

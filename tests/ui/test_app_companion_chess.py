@@ -1,17 +1,30 @@
-"""Raindropchess against the companion by touch: the new-game screen's seats and hints,
-the thinking line while it searches (touches refused with the reason, the screen
+"""Raindropchess against the companion by touch, at a phone's size and a tablet's (every
+touch at a widget's place at that size, on the window): the new-game screen's seats and
+hints, the thinking line while it searches (touches refused with the reason, the screen
 responsive), its turn drawn on the board, undo of a pair, a hint under the limit, the
 voice (a fake speaker: the sentences spoken are the ones shown), checkmate, the end screen
-and the companion's review with its graph."""
+and the companion's review with its graph; the new-game, thinking, game, hint, end and
+review screens walked by the layout check on the way (tests/ui/layout_check.py)."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import chess
 import pytest
-from companion_driver import SidedChessEngine, chess_engine, wait_companion, wait_for
+from companion_driver import (
+    SIZES,
+    SidedChessEngine,
+    chess_engine,
+    size_id,
+    touches_on_screen,
+    unthrottled_frames,
+    wait_companion,
+    wait_for,
+)
+from test_app_sizes import check
 
 from companion.cards import Decks
 from companion.game import Game
@@ -26,6 +39,14 @@ if TYPE_CHECKING:
 
 BLACK_PLAYS = ["flip", "K@h8", "h8g8", "g8h8", "g8h8", "h8h7"]
 """The companion's turns (Black): the pair g8h8 is taken back once and played again."""
+
+pytestmark = pytest.mark.usefixtures("_unthrottled")
+
+
+@pytest.fixture
+def _unthrottled() -> Iterator[None]:
+    with unthrottled_frames():
+        yield
 
 
 def start(driver: Driver, settings: TableSettings) -> Game:
@@ -42,9 +63,12 @@ def start(driver: Driver, settings: TableSettings) -> Game:
     return game
 
 
+@pytest.mark.parametrize("sized", SIZES, indirect=True, ids=size_id)
 def test_a_whole_game_against_the_companion_by_touch(
-        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+        sized: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+    driver = sized
     app = driver.app
+    touches_on_screen(monkeypatch)
     monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
     monkeypatch.setattr(app, "companion_playouts", 8)
     monkeypatch.setattr(app, "review_playouts", 4)
@@ -52,6 +76,11 @@ def test_a_whole_game_against_the_companion_by_touch(
     monkeypatch.setattr(app, "speaker_factory", lambda: speaker)
     app.settings.voice = True
     app.apply_settings()
+    driver.tap(app.screen("home").ids.new_game)
+    new_game = app.screen("new_game")
+    driver.tap_button(new_game.ids.black_seat, "Companion 1")
+    assert new_game.black_seat == "1"
+    check(driver, new_game, "new game with the companion")
     gate = threading.Event()
     engine = SidedChessEngine(list(BLACK_PLAYS), gate=gate)
     settings = TableSettings((Seat("white"), Seat("black", True, 1, playouts=8)),
@@ -67,6 +96,7 @@ def test_a_whole_game_against_the_companion_by_touch(
         # reason; the screen goes on drawing frames.
         wait_for(driver, lambda: link.thinking, "the companion to think")
         assert driver.message().startswith("Black is thinking (level 1)")
+        check(driver, screen, "the companion thinking")
         driver.tap_square("e4")
         assert "It is Black's turn: the companion is thinking" in driver.message()
         assert game.board.piece_at(chess.E4) is None
@@ -88,12 +118,14 @@ def test_a_whole_game_against_the_companion_by_touch(
         assert driver.message().startswith("Taken back: White's last turn and the "
                                            "companion's reply (2 actions).")
         assert screen.ids.redo.disabled
+        check(driver, screen, "the game after an undo")
         # A hint: the best turns and the chance, the best drawn on the board, one used.
         driver.tap(screen.ids.hint)
         wait_for(driver, lambda: link.hint_lines, "the hint")
         assert driver.message().startswith("Hint for White:")
         assert screen.ids.board.guide_kind == "hint" and screen.ids.board.guide
         assert screen.ids.hint.text == "Hint (2 left)" and game.hints_used["white"] == 1
+        check(driver, screen, "a hint")
 
         driver.play(["b6b7"])
         wait_companion(driver, link, over)
@@ -105,6 +137,7 @@ def test_a_whole_game_against_the_companion_by_touch(
         assert game.outcome is not None and game.outcome.termination == Termination.CHECKMATE
         driver.pump(4)
         assert app.root.current == "game_over"
+        check(driver, app.screen("game_over"), "the end screen")
         # The voice said what the screen showed, in order: the companion's turns, the
         # flips, the takeback, the hint, check and the verdict.
         assert "Black: place the king on h8." in speaker.said
@@ -125,6 +158,7 @@ def test_a_whole_game_against_the_companion_by_touch(
                                                         "blunder"}
         assert len(analysis.ids.turns.children) == len(review.turns)
         assert "White:" in analysis.summary and "Black:" in analysis.summary
+        check(driver, analysis, "the review")
         driver.tap(analysis.ids.header.ids.back)
         assert app.root.current == "game_over"
 

@@ -1,16 +1,27 @@
 """The four abstract games against the companion by touch, from the new-game screen's seats
-to the end: the companion plays its seat (a tiny playout budget, small boards), touches on
-its turn are refused with the reason, its turn is ringed on the board, undo takes back a
-pair, a hint under the limit, the end of the game and the companion's review with its
-graph."""
+to the end, at a phone's size and a tablet's (every touch at a widget's place at that size,
+on the window): the companion plays its seat (a tiny playout budget, small boards), its
+turn is ringed on the board, undo takes back a pair, a hint under the limit, the end of the
+game and the companion's review with its graph; the new-game, game, hint, end and review
+screens walked by the layout check on the way (tests/ui/layout_check.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from companion_driver import wait_companion, wait_for
+from companion_driver import (
+    PHONE,
+    SIZES,
+    size_id,
+    touches_on_screen,
+    unthrottled_frames,
+    wait_companion,
+    wait_for,
+)
 from games_app_driver import open_new_game, play
+from test_app_sizes import check
 
 from ui.games.touching import find_button, press, tap_cell
 
@@ -25,21 +36,35 @@ SECOND_SEAT = {"dropper": "black", "rumbo": "chooser", "raindrops": "white",
 """The seat the companion takes (the person plays the first)."""
 MOST_TURNS = 80
 
+pytestmark = pytest.mark.usefixtures("_unthrottled")
 
-@pytest.mark.parametrize("name", sorted(SMALL))
-def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str,
+
+@pytest.fixture
+def _unthrottled() -> Iterator[None]:
+    with unthrottled_frames():
+        yield
+
+
+@pytest.mark.parametrize(("name", "sized"), [(name, size) for name in sorted(SMALL)
+                                             for size in SIZES],
+                         indirect=["sized"], ids=lambda p: size_id(p) if isinstance(p, tuple)
+                         else p)
+def test_a_whole_game_against_the_companion_by_touch(sized: Driver, name: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
+    driver = sized
     app = driver.app
+    touches_on_screen(monkeypatch)
     monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
-    monkeypatch.setattr(app, "companion_playouts", 6)
+    monkeypatch.setattr(app, "companion_playouts", 2)
     monkeypatch.setattr(app, "review_playouts", 3)
-    options = {**SMALL[name], f"seat:{SECOND_SEAT[name]}": "Companion 1", "hints": "3 a game"}
-    screen = open_new_game(driver, name, options)
+    options = {**SMALL[name], f"seat:{SECOND_SEAT[name]}": "Companion 1"}  # hints: 3 a game
+    screen = open_new_game(driver, name, options,
+                           check=lambda setup: check(driver, setup, f"{name}'s new game"))
     model = screen.model
     session = model.session
     link = model.companion
     assert link is not None and link.settings.is_companion(SECOND_SEAT[name])
-    assert session.table["seats"][SECOND_SEAT[name]] == "companion:1:6"
+    assert session.table["seats"][SECOND_SEAT[name]] == "companion:1:2"
     over = lambda: session.is_over  # noqa: E731
     hinted = undone = False
     for _ in range(MOST_TURNS):
@@ -59,8 +84,9 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str,
             assert len(session.record) <= before - 2 and not model.view.guide
             assert link.runner.persons_turn()
             assert not model.view.can_redo
+            check(driver, screen, f"{name} after an undo")
             undone = True
-        if not hinted:
+        if not hinted and undone:
             driver.tap(screen.ids.hint)
             wait_for(driver, lambda: bool(link.hint_lines), "the hint")
             assert model.view.said.startswith("Hint for ")
@@ -68,6 +94,7 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str,
             assert (model.view.guide_kind == "hint") == bool(link.guide) == \
                 (name != "rumbo")
             assert screen.ids.hint.text == "Hint (2 left)"
+            check(driver, screen, f"{name} with a hint")
             hinted = True
         played = len(session.record)
         play(driver, screen, 1)
@@ -76,6 +103,7 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str,
     driver.pump(4)
     assert undone and hinted, (session.record, session.result)
     assert screen.ids.title.text.startswith(model.rules.title + ": ")
+    check(driver, screen, f"{name} at its end")
 
     # The companion's review, from the end of the game.
     driver.tap(find_button(screen.ids.bar, command="analyse"))
@@ -89,13 +117,18 @@ def test_a_whole_game_against_the_companion_by_touch(driver: Driver, name: str,
     assert {turn.mark for turn in review.turns} <= {"good", "inaccuracy", "mistake",
                                                     "blunder"}
     assert analysis.detail
+    check(driver, analysis, f"{name}'s review")
     driver.tap(analysis.ids.header.ids.back)
     assert app.root.current == "games_play"
 
 
+@pytest.mark.parametrize("sized", [PHONE], indirect=True, ids=size_id)
 def test_touches_on_the_companions_turn_are_refused_with_the_reason(
-        driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+        sized: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a phone: the thinking line and its bar fit, a touch on the board is refused."""
+    driver = sized
     app = driver.app
+    touches_on_screen(monkeypatch)
     monkeypatch.setattr(app, "search_in_process", False)   # fake engines: in this process
     monkeypatch.setattr(app, "companion_playouts", 1_000_000)   # a long search: its turn
     screen = open_new_game(driver, "dropper", {**SMALL["dropper"],
@@ -105,6 +138,7 @@ def test_touches_on_the_companions_turn_are_refused_with_the_reason(
     try:
         wait_for(driver, lambda: link.thinking, "the companion to think")
         assert model.view.said.startswith("White is thinking (level 1)")
+        check(driver, screen, "the companion thinking")
         cell = sorted(shape.cell for shape in model.view.layout.shapes)[0]
         tap_cell(screen, cell)
         driver.pump(2)

@@ -4,6 +4,7 @@ a table adapter whose engine searches there."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -62,3 +63,11 @@ def test_a_table_searches_in_the_worker(dropper: str) -> None:
                                                 table=settings.to_dict())))
     assert isinstance(table.engine(), ProcessEngine)
     assert table.settings.is_companion("black") and table.seat_to_move() == "white"
+
+
+def test_the_worker_searches_at_a_lower_priority_than_the_app(dropper: str) -> None:
+    found = search_process.worker()
+    assert found is not None
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    theirs = os.getpriority(os.PRIO_PROCESS, found._process.pid)
+    assert theirs == min(19, ours + search_process.NICENESS)   # the screen wins the CPU

@@ -95,7 +95,9 @@ def test_specs_and_corners() -> None:
 
 def test_real_go_photos_every_wrong_point_listed() -> None:
     """The labelled real photos (tests/vision/data/go_photos): a regression guard at
-    today's figures (docs/camera.md), every wrong point named in the failure."""
+    today's figures (docs/camera.md), every wrong point named in the failure. The
+    held-out part went from 9 to 13 with ``black_alone`` (a dark band at a board's
+    edge read as black stones), which took the crowded held-out photos from 59 to 53."""
     import cv2
 
     from lab.grid_samples import load_grid_photos, wrong_points
@@ -109,12 +111,12 @@ def test_real_go_photos_every_wrong_point_listed() -> None:
         read = classify_grid(GridConfig(), image, photo.geometry).grid
         wrong[photo.part] += [f"{photo.path.name} {w}" for w in wrong_points(photo.rows, read)]
     assert len(wrong["dev"]) <= 6, wrong["dev"]
-    assert len(wrong["held-out"]) <= 9, wrong["held-out"]
+    assert len(wrong["held-out"]) <= 13, wrong["held-out"]
 
 
 def test_crowded_go_photos_read() -> None:
     """Real boards 68 to 83% covered (tests/vision/data/go_crowded), read without a
-    reference: a guard at today's figures (58 of 3,249 dev points wrong, 59 of 2,527
+    reference: a guard at today's figures (50 of 3,249 dev points wrong, 53 of 2,527
     held-out, at most 20 a board; the reader that took the board's colour from every
     sample between the points read 184 and 236, its white stones mostly as empty)."""
     import cv2
@@ -131,8 +133,8 @@ def test_crowded_go_photos_read() -> None:
         misread = wrong_points(photo.rows, read)
         assert len(misread) <= 20, (photo.path.name, misread)
         wrong[photo.part] += [f"{photo.path.name} {w}" for w in misread]
-    assert len(wrong["dev"]) <= 58, wrong["dev"]
-    assert len(wrong["held-out"]) <= 59, wrong["held-out"]
+    assert len(wrong["dev"]) <= 50, wrong["dev"]
+    assert len(wrong["held-out"]) <= 53, wrong["held-out"]
 
 
 def test_full_go_boards_without_reference() -> None:

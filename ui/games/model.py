@@ -263,7 +263,8 @@ class PlayModel:
                 seat = side
             reason = link.refuses_seat(seat)
         else:
-            reason = link.refusal()
+            sensing = self.sensing
+            reason = link.refusal() or (sensing.refusal() if sensing is not None else None)
         if reason is None:
             return False
         self._refuse(reason)

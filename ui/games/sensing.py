@@ -83,6 +83,8 @@ class StoneSensing:
         self.status = "starting..."
         self.message = ""
         """The last guidance shown (an unfinished turn, a board that fits nothing)."""
+        self.leads = False
+        """Whether the board is led to the companion's turn (until it shows it)."""
 
     @property
     def question(self) -> tuple[str, ...]:
@@ -148,7 +150,15 @@ class StoneSensing:
         if not status.connected or "found" in status.message or "lost" in status.message:
             self._tell(f"Camera: {status.message}", "warn" if status.connected else "danger")
 
+    def refusal(self) -> str | None:
+        """Why a person may not play now: the board is still to show the companion's
+        turn (its words and what to set up follow); else None."""
+        if not self.leads:
+            return None
+        return f"First make the companion's turn on the board. {self.message}".strip()
+
     def _on_report(self, report: Report) -> None:
+        self.leads = isinstance(report, BoardLeads) and not report.done
         if isinstance(report, TurnSeen):
             self.message = ""  # played: the model said so
         elif isinstance(report, BoardTrouble):

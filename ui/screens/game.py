@@ -39,8 +39,11 @@ SHARED_MESSAGE = 90  # characters the companion's line and the game's message sh
 
 
 def fix_message(sensed: Any) -> str:
-    """What the players must do to the physical board, said once: the fix itself, or
-    how many squares to fix (the list is shown with the sensed board)."""
+    """What the players must do to the physical board, said once: the companion's turn
+    and its fixes while the board is led to it, else the fix itself, or how many squares
+    to fix (the list is shown with the sensed board)."""
+    if getattr(sensed, "lead", False):
+        return str(sensed.message)
     fixes = list(sensed.fixes)
     if len(fixes) == 1:
         text = fixes[0]
