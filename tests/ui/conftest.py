@@ -6,10 +6,11 @@ collects these files, so nothing here may disturb other packages' tests). The ap
 and its window are made on first use, one per test process; every test gets its
 own data and config folders. Frames pass without being drawn (software GL is most of
 the cost and no test reads pixels); the window is drawn once after each test, and on
-every frame with ``RAINDROP_FULL=1``. Frames come as fast as they can (Kivy's clock
-would sleep out the rest of each 60th of a second, most of these tests' wall time): a
-test that needs time to pass waits for what it needs (``companion_driver.wait_for``,
-``Driver.settle``), never counts frames for it.
+every frame with ``RAINDROP_FULL=1``. Frames come as fast as they can
+(``companion_driver.unthrottled_frames``: Kivy's clock would sleep out the rest of each
+60th of a second, a fifth of these tests' time): a test that needs real time to pass
+waits for what it needs (``companion_driver.wait_for``, ``games_app_driver.tap_in_list``),
+never counts frames for it.
 """
 
 from __future__ import annotations
