@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -23,6 +24,8 @@ from ui.options import NewGame
 
 DRAW_EVERY_FRAME = os.environ.get("RAINDROP_FULL") == "1"
 """Draw the window on every frame a test lets pass (by default: once after each test)."""
+SETTLING = 10.0
+"""Seconds a list may take to come to rest before a tap (a loaded machine is slow)."""
 
 
 def full_deck(top: str, color: chess.Color, rules: HouseRules | None = None) -> list[str]:
@@ -131,10 +134,27 @@ class Driver:
             if isinstance(parent, ScrollView):
                 parent.scroll_to(widget, padding=10, animate=False)
                 self.pump(2)
+                self.at_rest(widget)
                 break
             parent = parent.parent
         touch.tap(widget)
         self.pump(frames)
+
+    def at_rest(self, widget: Any, patience: float = SETTLING) -> None:
+        """Let frames pass until ``widget`` stays where it is on the window (at most
+        ``patience`` seconds of real time). A list whose rows just changed springs back
+        into its bounds over real time, not frames (Kivy's scroll effect): tapped
+        mid-spring, a button may still be off the window (the tap then misses)."""
+        deadline = time.monotonic() + patience
+        last = widget.to_window(*widget.center)
+        still = 0
+        while still < 2 and time.monotonic() < deadline:  # still over two frames
+            self.pump(1)
+            now = widget.to_window(*widget.center)
+            still = still + 1 if now == last else 0
+            if not still:
+                time.sleep(0.01)
+            last = now
 
     def tap_square(self, name: str) -> None:
         touch.tap_square(self.game_screen.ids.board, chess.parse_square(name))

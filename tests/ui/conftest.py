@@ -6,7 +6,11 @@ collects these files, so nothing here may disturb other packages' tests). The ap
 and its window are made on first use, one per test process; every test gets its
 own data and config folders. Frames pass without being drawn (software GL is most of
 the cost and no test reads pixels); the window is drawn once after each test, and on
-every frame with ``RAINDROP_FULL=1``.
+every frame with ``RAINDROP_FULL=1``. Frames come as fast as they can
+(``companion_driver.unthrottled_frames``: Kivy's clock would sleep out the rest of each
+60th of a second, a fifth of these tests' time): a test that needs real time to pass
+waits for what it needs (``companion_driver.wait_for``, ``games_app_driver.tap_in_list``),
+never counts frames for it.
 """
 
 from __future__ import annotations
@@ -37,13 +41,15 @@ def _driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Driver]:
 
     configure(TEST_WINDOW, quiet=True)
     from app_driver import Driver
+    from companion_driver import unthrottled_frames
 
     base = tmp_path_factory.mktemp("app")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RAINDROP_DATA_DIR", str(base / "data"))
         patch.setenv("RAINDROP_CONFIG_DIR", str(base / "config"))
         driver = Driver.start()
-    yield driver
+    with unthrottled_frames():
+        yield driver
     driver.close()
 
 

@@ -47,15 +47,7 @@ def shelf_card(driver: Any, name: str) -> Any:
 def at_rest(driver: Any, widget: Any) -> None:
     """Let frames pass until ``widget`` stays where it is on the window (a list still
     settling after a scroll moves it from under the finger); at most ``SLOW_TAP`` s."""
-    deadline = time.monotonic() + SLOW_TAP
-    last = widget.to_window(*widget.center)
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        driver.pump(1)
-        now = widget.to_window(*widget.center)
-        if now == last:
-            return
-        last = now
+    driver.at_rest(widget, SLOW_TAP)
 
 
 def tap_in_list(driver: Any, widget: Any, wait: float = 0.3,

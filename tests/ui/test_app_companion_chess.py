@@ -9,7 +9,6 @@ review screens walked by the layout check on the way (tests/ui/layout_check.py).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import chess
@@ -20,7 +19,6 @@ from companion_driver import (
     chess_engine,
     size_id,
     touches_on_screen,
-    unthrottled_frames,
     wait_companion,
     wait_for,
 )
@@ -39,15 +37,6 @@ if TYPE_CHECKING:
 
 BLACK_PLAYS = ["flip", "K@h8", "h8g8", "g8h8", "g8h8", "h8h7"]
 """The companion's turns (Black): the pair g8h8 is taken back once and played again."""
-
-pytestmark = pytest.mark.usefixtures("_unthrottled")
-
-
-@pytest.fixture
-def _unthrottled() -> Iterator[None]:
-    with unthrottled_frames():
-        yield
-
 
 def start(driver: Driver, settings: TableSettings) -> Game:
     from app_driver import full_deck

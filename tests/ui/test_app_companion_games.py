@@ -7,7 +7,6 @@ screens walked by the layout check on the way (tests/ui/layout_check.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -16,7 +15,6 @@ from companion_driver import (
     SIZES,
     size_id,
     touches_on_screen,
-    unthrottled_frames,
     wait_companion,
     wait_for,
 )
@@ -35,15 +33,6 @@ SECOND_SEAT = {"dropper": "black", "rumbo": "chooser", "raindrops": "white",
                "crumble": "white"}
 """The seat the companion takes (the person plays the first)."""
 MOST_TURNS = 80
-
-pytestmark = pytest.mark.usefixtures("_unthrottled")
-
-
-@pytest.fixture
-def _unthrottled() -> Iterator[None]:
-    with unthrottled_frames():
-        yield
-
 
 @pytest.mark.parametrize(("name", "sized"), [(name, size) for name in sorted(SMALL)
                                              for size in SIZES],
