@@ -8,6 +8,7 @@
     python benchmarks/bench_engine_raindropchess.py --timed --games 4
     python benchmarks/bench_engine_raindropchess.py --smoke        # every house rule
     python benchmarks/bench_engine_raindropchess.py --calibrate
+    python benchmarks/bench_engine_raindropchess.py --depths 12    # depth each level completes
     python benchmarks/bench_engine_raindropchess.py --report a.jsonl b.jsonl   # logged games
 
 Each game is played by :class:`~raindrop_referee.Referee`, which holds both
@@ -411,6 +412,37 @@ def report(paths: list[Path]) -> None:
             collections.Counter(record.reason for record in records).items())))
 
 
+def depths(count: int) -> None:
+    """Each level's node budget on ``count`` positions from engine games: the depth its
+    search completes and the action it chooses, to see whether two levels differ at all."""
+    from companion.engine.contract import Budget
+    from companion.engine.levels import level
+    from companion.engine.raindropchess.engine import RaindropchessEngine
+
+    rules = HouseRules()
+    engine = RaindropchessEngine(rules)
+    numbers = (3, 4, 5)
+    same_depth = dict.fromkeys(numbers[1:], 0)
+    same_action = dict.fromkeys(numbers[1:], 0)
+    positions = sample_positions(rules, count)
+    print("position | " + " | ".join(f"L{n}: depth, action, value" for n in numbers))
+    for index, rfen in enumerate(positions):
+        row = []
+        for number in numbers:
+            analysis = engine.analyse(rfen, level=level(number),
+                                      budget=Budget(playouts=LEVEL_NODES[number]))
+            row.append((analysis.notes["depth"], analysis.chosen.turn, analysis.chosen.value))
+        for offset, number in enumerate(numbers[1:]):
+            same_depth[number] += row[offset][0] == row[offset + 1][0]
+            same_action[number] += row[offset][1] == row[offset + 1][1]
+        print(f"{index:8d} | " + " | ".join(f"{depth}, {turn}, {value:.3f}"
+                                            for depth, turn, value in row), flush=True)
+    for offset, number in enumerate(numbers[1:]):
+        print(f"L{number} against L{numbers[offset]}: the same completed depth on "
+              f"{same_depth[number]} of {len(positions)} positions, the same action on "
+              f"{same_action[number]}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairing", default="L3:material", metavar="A:B")
@@ -437,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="score the games of one pairing's --log files")
     parser.add_argument("--star-table", action="store_true",
                         help="nodes to each depth with and without Star1/Star2 (10 positions)")
+    parser.add_argument("--depths", type=int, metavar="N",
+                        help="levels 3-5 by their node budgets on N positions: the depth each "
+                             "completes and the action it chooses")
     args = parser.parse_args(argv)
     global SECONDS
     SECONDS = args.seconds
@@ -448,6 +483,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.star_table:
         star_table(10, 3)
+        return 0
+    if args.depths:
+        depths(args.depths)
         return 0
     if args.turn_times:
         return 0 if turn_times(args.turn_times) else 1
