@@ -24,8 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+for path in (str(HERE), str(HERE.parent)):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+from bench_engine import CALIBRATION  # noqa: E402  (the levels' playouts a second)
 
 from companion import games  # noqa: E402
 from companion.engine.abstract import make_engine  # noqa: E402
@@ -34,16 +38,13 @@ from companion.engine.levels import level  # noqa: E402
 from companion.games.raindrops import bot  # noqa: E402
 from companion.games.raindrops.position import parse_position  # noqa: E402
 
-PLAYOUTS_A_SECOND = 900.0
-"""``CALIBRATION["raindrops"]`` of ``bench_engine.py``."""
-
 
 def play(number: int, seed: int) -> dict[str, object]:
     """One self-play game at level ``number``: its positions and the winner."""
     rules = games.get("raindrops")
     engine = make_engine("raindrops", {})
     chosen = level(number)
-    budget = Budget(playouts=round(PLAYOUTS_A_SECOND * chosen.seconds))
+    budget = Budget(playouts=round(CALIBRATION["raindrops"] * chosen.seconds))
     pos = rules.start(size="8")
     texts: list[str] = []
     while rules.outcome(pos) is None:
