@@ -76,6 +76,12 @@ EVAL_CACHE = 300_000
 """Static values remembered at most (then forgotten all at once)."""
 CHECK_QPLY = 4
 """Beyond this many quiescence plies, checks are no longer answered by every evasion."""
+REDUCE_FROM = 2
+"""Late-move reductions: from this many turns from the horizon on, ..."""
+REDUCE_AFTER_MOVES = 2
+"""... the quiet chess moves after this many actions are searched a turn shallower first,"""
+REDUCE_AFTER_PLACEMENTS = 1
+"""... and so are the placements after this many (a full search follows if one looks good)."""
 
 
 class Stopped(Exception):
@@ -119,7 +125,7 @@ class Search:
     """One search of one root position (its tables live as long as it does)."""
 
     def __init__(self, limits: Limits, *, qsearch: bool = True, star1: bool = True,
-                 star2: bool = True) -> None:
+                 star2: bool = True, reductions: bool = False) -> None:
         self.limits = limits
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, float, int]] = {}
@@ -130,6 +136,7 @@ class Search:
         self.qsearch = qsearch
         self.star1 = star1
         self.star2 = star2
+        self.reductions = reductions
         self.root_margin = 0.0
         self.on_tick: Callable[[], None] | None = None
         self._next_tick = 0
@@ -276,9 +283,30 @@ class Search:
         alpha_orig = alpha
         best = -1.0
         best_action = -1
+        reduce_after = len(actions)
+        if self.reductions and depth >= REDUCE_FROM:
+            if pos.pending:
+                reduce_after = REDUCE_AFTER_PLACEMENTS
+            elif not pos.in_check():
+                reduce_after = REDUCE_AFTER_MOVES
+        killers = self.killers.get(ply, ())
         self.path.add(key)
         try:
             for index, action in enumerate(actions):
+                child = None
+                if index >= reduce_after and action != FLIP and (
+                        pos.pending or not (pos.is_capture(action) or action >> 12
+                                            or action in killers)):
+                    child = pos.play(action)
+                    if pos.pending or not child.in_check():
+                        # A late, quiet action: a turn shallower first, with a null window.
+                        value = 1.0 - self._search(child, depth - 2, 1.0 - alpha - NULL_WINDOW,
+                                                   1.0 - alpha, ply + 1)
+                        if value <= alpha:
+                            if value > best:
+                                best = value
+                                best_action = action
+                            continue
                 if action == FLIP:
                     if index == 0:
                         value = self._chance(pos, depth, alpha, beta, ply)
@@ -287,7 +315,8 @@ class Search:
                         if alpha < value < beta:
                             value = self._chance(pos, depth, value, beta, ply)
                 else:
-                    child = pos.play(action)
+                    if child is None:
+                        child = pos.play(action)
                     if index == 0:
                         value = 1.0 - self._search(child, depth - 1, 1.0 - beta, 1.0 - alpha,
                                                    ply + 1)
