@@ -10,7 +10,9 @@ Levels (:data:`STYLES`): each thinks at most its level's time (or the given
 budget). Levels 1 and 2 search shallowly, as a beginner sees one or two turns
 ahead, and choose among their best few candidates by a softmax of their
 values, leaning towards flipping (beginners flip rather than move); levels 3
-to 5 play the best they found.
+to 5 play the best they found, and levels 4 and 5 search late quiet actions a
+turn shallower first (late-move reductions), so that their longer time buys a
+deeper look.
 """
 
 from __future__ import annotations
@@ -159,7 +161,8 @@ class RaindropchessEngine:
             playouts=search.nodes, seconds=self.clock() - start, level=level.number,
             stopped=bool(stop is not None and stop.is_set()),
             notes={"opponent": chess.COLOR_NAMES[not board.turn], "depth": str(result.depth),
-                   "search": "expectimax (Star1) with alpha-beta and quiescence"})
+                   "search": "expectimax (Star1, Star2) with alpha-beta and quiescence"
+                   + (", late-move reductions" if style.reductions else "")})
 
     def accepts_draw(self, position: str, *, level: Level, seed: int = 0) -> bool:
         """Takes a draw when its expected score after a short look is clearly below half."""
