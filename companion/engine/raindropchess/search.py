@@ -22,9 +22,9 @@ scores for the side to move, 0 to 1, so the chances of a flip average them.
   the quiet chess moves after the first two (not captures, promotions, killers
   or checks, nor any move when in check) and the placements after the first are
   searched a turn shallower with a null window first; only one that looks
-  better than the best so far is searched again at full depth. A ply costs some
-  thirty times the nodes of the one before in the placement phase; this roughly
-  halves it.
+  better than the best so far is searched again at full depth. In the placement
+  phase a ply costs some forty times the nodes of the one before; this makes the
+  fourth turn about three times cheaper.
 - **Placements**: at the root every square is searched; inside the tree only
   the best few by :func:`~.evaluation.placement_order` (a piece can go on
   forty squares; most are alike).
