@@ -109,7 +109,8 @@ class GameRecord:
 
 def make_player(spec: str, rules: HouseRules, seed: int, budget: str) -> Player:
     """A player from its name: ``random``, ``material``, ``hobby``, ``mcts`` or ``L1``..``L5``
-    (``hobby`` and ``mcts`` get level 3's budget)."""
+    (``hobby`` and ``mcts`` get level 3's budget); ``L3+lmr`` or ``L3-lmr``: a level with
+    late-move reductions forced on or off."""
     clock = time.process_time if budget == "cpu" else time.monotonic
     seconds = (SECONDS or LEVELS[2].seconds) if budget in ("time", "cpu") else None
     if spec == "random":
@@ -122,13 +123,17 @@ def make_player(spec: str, rules: HouseRules, seed: int, budget: str) -> Player:
     if spec == "mcts":
         return MctsPlayer(rules, seconds=seconds, clock=clock, seed=seed,
                           nodes=None if seconds else MCTS_NODES)  # type: ignore[return-value]
-    if spec.startswith("L") and spec[1:].isdigit() and 1 <= int(spec[1:]) <= len(LEVELS):
-        number = int(spec[1:])
+    reductions = {"+lmr": True, "-lmr": False}.get(spec[2:])
+    digits = spec[1:2] if reductions is not None else spec[1:]
+    if spec.startswith("L") and digits.isdigit() and 1 <= int(digits) <= len(LEVELS):
+        number = int(digits)
         if seconds is not None:
             return EnginePlayer(rules, number, seconds=SECONDS or LEVELS[number - 1].seconds,
-                                seed=seed, name=spec, clock=clock)
-        return EnginePlayer(rules, number, nodes=LEVEL_NODES[number], seed=seed, name=spec)
-    raise SystemExit(f"unknown player {spec!r}: random, material, hobby, mcts or L1..L5")
+                                seed=seed, name=spec, clock=clock, reductions=reductions)
+        return EnginePlayer(rules, number, nodes=LEVEL_NODES[number], seed=seed, name=spec,
+                            reductions=reductions)
+    raise SystemExit(f"unknown player {spec!r}: random, material, hobby, mcts or L1..L5 "
+                     "(L3+lmr, L3-lmr: a level with late-move reductions forced on or off)")
 
 
 def play_game(white: Player, black: Player, rules_text: str, seed: int) -> GameRecord:

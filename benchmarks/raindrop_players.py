@@ -347,8 +347,9 @@ class EnginePlayer(Player):
 
     def __init__(self, rules: HouseRules, level: int, *, nodes: int | None = None,
                  seconds: float | None = None, seed: int = 0, name: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.engine = RaindropchessEngine(rules, clock=clock)
+                 clock: Callable[[], float] = time.monotonic,
+                 reductions: bool | None = None) -> None:
+        self.engine = RaindropchessEngine(rules, clock=clock, reductions=reductions)
         self.level = level_of(level)
         if nodes is None and seconds is None:
             seconds = self.level.seconds

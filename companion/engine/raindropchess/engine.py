@@ -99,11 +99,14 @@ class RaindropchessEngine:
 
     def __init__(self, rules: HouseRules | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 star1: bool = True, star2: bool = True) -> None:
+                 star1: bool = True, star2: bool = True,
+                 reductions: bool | None = None) -> None:
         self.rules = rules
         self.clock = clock
         self.star1 = star1
         self.star2 = star2
+        self.reductions = reductions
+        """Late-move reductions on or off at every level (``None``: as the level's style)."""
 
     def board(self, position: str) -> RaindropBoard:
         """The position as a rules-engine board; :class:`EngineError` if it is not one."""
@@ -132,8 +135,8 @@ class RaindropchessEngine:
         limits = Limits(nodes=budget.playouts, deadline=deadline, stop=stop,
                         max_depth=1 if len(actions) == 1 else style.max_depth,
                         clock=self.clock)
-        search = Search(limits, star1=self.star1, star2=self.star2,
-                        reductions=style.reductions)
+        reductions = style.reductions if self.reductions is None else self.reductions
+        search = Search(limits, star1=self.star1, star2=self.star2, reductions=reductions)
         search.root_margin = style.margin
         root = Position.from_board(board)
         latest: list[RootResult] = []
@@ -162,7 +165,7 @@ class RaindropchessEngine:
             stopped=bool(stop is not None and stop.is_set()),
             notes={"opponent": chess.COLOR_NAMES[not board.turn], "depth": str(result.depth),
                    "search": "expectimax (Star1, Star2) with alpha-beta and quiescence"
-                   + (", late-move reductions" if style.reductions else "")})
+                   + (", late-move reductions" if reductions else "")})
 
     def accepts_draw(self, position: str, *, level: Level, seed: int = 0) -> bool:
         """Takes a draw when its expected score after a short look is clearly below half."""

@@ -57,3 +57,15 @@ def test_the_deeper_levels_keep_the_tactics(number: int) -> None:
     assert analysis.chosen.turn == "flip"
     assert values["d3c2"].proof is Proof.LOSS
 
+
+
+def test_reductions_can_be_forced_on_or_off_for_a_match_at_any_level() -> None:
+    budget = Budget(playouts=45_000)
+    forced = {flag: RaindropchessEngine(reductions=flag).analyse(
+        OPENING, level=level(3), budget=budget) for flag in (True, False)}
+    by_level = {number: ENGINE.analyse(OPENING, level=level(number), budget=budget)
+                for number in (3, 4)}
+    assert forced[True].notes["depth"] == by_level[4].notes["depth"]
+    assert forced[False].notes["depth"] == by_level[3].notes["depth"]
+    assert "late-move reductions" in forced[True].notes["search"]
+    assert "late-move reductions" not in forced[False].notes["search"]
