@@ -18,13 +18,13 @@ scores for the side to move, 0 to 1, so the chances of a flip average them.
   iterative deepening at the root.
 - **Depth** counts turns: a flip and the placement of its card are one turn;
   an extra-turn joker gives its player the next turn at the same depth.
-- **Late-move reductions** (levels 4 and 5): two turns or more from the horizon,
-  the quiet chess moves after the first two (not captures, promotions, killers
-  or checks, nor any move when in check) and the placements after the first are
-  searched a turn shallower with a null window first; only one that looks
-  better than the best so far is searched again at full depth. In the placement
-  phase a ply costs some forty times the nodes of the one before; this makes the
-  fourth turn about three times cheaper.
+- **Late-move reductions** (when asked: the engine's levels 4 and 5): two turns
+  or more from the horizon, the quiet chess moves after the first two (not
+  captures, promotions, killers or checks, nor any move when in check) and the
+  placements after the first are searched a turn shallower with a null window
+  first; only one that looks better than the best so far is searched again at
+  full depth. In the placement phase a ply costs some forty times the nodes of
+  the one before; this makes the fourth turn about three times cheaper.
 - **Placements**: at the root every square is searched; inside the tree only
   the best few by :func:`~.evaluation.placement_order` (a piece can go on
   forty squares; most are alike).
@@ -39,7 +39,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from companion.engine.raindropchess.evaluation import (
@@ -302,11 +302,9 @@ class Search:
         try:
             for index, action in enumerate(actions):
                 child = None
-                if index >= reduce_after and action != FLIP and (
-                        pos.pending or not (pos.is_capture(action) or action >> 12
-                                            or action in killers)):
+                if index >= reduce_after and action != FLIP:
                     child = pos.play(action)
-                    if pos.pending or not child.in_check():
+                    if self._quiet(pos, action, child, killers):
                         # A late, quiet action: a turn shallower first, with a null window.
                         value = 1.0 - self._search(child, depth - 2, 1.0 - alpha - NULL_WINDOW,
                                                    1.0 - alpha, ply + 1)
@@ -353,6 +351,15 @@ class Search:
             flag = EXACT
         self.tt[key] = (depth, flag, best, best_action)
         return best
+
+    @staticmethod
+    def _quiet(pos: Position, action: int, child: Position, killers: Sequence[int]) -> bool:
+        """Whether a late action may be reduced: any placement or removal; a chess move
+        that captures nothing, promotes nothing, is no killer and gives no check."""
+        if pos.pending:
+            return True
+        return not (pos.is_capture(action) or action >> 12 or action in killers
+                    or child.in_check())
 
     def _terminal(self, result: float, ply: int) -> float:
         if result == 0.0:

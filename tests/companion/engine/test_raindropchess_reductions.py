@@ -36,9 +36,17 @@ def test_reductions_finish_the_same_depth_on_fewer_nodes() -> None:
 
 def test_level_4_completes_a_turn_more_than_level_3_on_the_same_nodes() -> None:
     budget = Budget(playouts=45_000)
-    depths = {number: int(ENGINE.analyse(OPENING, level=level(number), budget=budget)
-                          .notes["depth"]) for number in (3, 4)}
+    by_level = {number: ENGINE.analyse(OPENING, level=level(number), budget=budget)
+                for number in (3, 4)}
+    depths = {number: int(analysis.notes["depth"]) for number, analysis in by_level.items()}
     assert depths[4] == depths[3] + 1, depths
+    # The benchmark's players force them on or off at any level, for a match at equal nodes.
+    forced = {flag: RaindropchessEngine(reductions=flag).analyse(
+        OPENING, level=level(3), budget=budget) for flag in (True, False)}
+    assert forced[True].notes["depth"] == by_level[4].notes["depth"]
+    assert forced[False].notes["depth"] == by_level[3].notes["depth"]
+    assert "late-move reductions" in forced[True].notes["search"]
+    assert "late-move reductions" not in forced[False].notes["search"]
 
 
 @pytest.mark.parametrize("number", [4, 5])
@@ -56,16 +64,3 @@ def test_the_deeper_levels_keep_the_tactics(number: int) -> None:
     values = {candidate.turn: candidate for candidate in analysis.candidates}
     assert analysis.chosen.turn == "flip"
     assert values["d3c2"].proof is Proof.LOSS
-
-
-
-def test_reductions_can_be_forced_on_or_off_for_a_match_at_any_level() -> None:
-    budget = Budget(playouts=45_000)
-    forced = {flag: RaindropchessEngine(reductions=flag).analyse(
-        OPENING, level=level(3), budget=budget) for flag in (True, False)}
-    by_level = {number: ENGINE.analyse(OPENING, level=level(number), budget=budget)
-                for number in (3, 4)}
-    assert forced[True].notes["depth"] == by_level[4].notes["depth"]
-    assert forced[False].notes["depth"] == by_level[3].notes["depth"]
-    assert "late-move reductions" in forced[True].notes["search"]
-    assert "late-move reductions" not in forced[False].notes["search"]
