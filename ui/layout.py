@@ -1,5 +1,5 @@
-"""Where the game screen's parts go, for any window from a 412x800 phone to a
-1920x1200 tablet, portrait or landscape. Plain arithmetic (no Kivy), in dp.
+"""Where the game screen's parts go, for any window from a 360x740 phone to a
+1920x1200 tablet, portrait or landscape (from 412 dp high). Plain arithmetic (no Kivy), in dp.
 
 The players' panels have two forms: *regular* (a row for the cards left by kind)
 and *compact* (without it, for phones). Every row has a fixed height in dp, so

@@ -83,8 +83,17 @@ def _scenes(app: Any, out: Path, size: tuple[int, int]) -> Frames:
     yield 6
     shot("game-sensing-fix")
     screen = app.screen("game")
+    if screen.menu_more:  # a narrow phone: the move list and sensed board in the menu
+        touch.tap(screen.ids.menu)
+        yield 3
+        shot("game-menu")
+        screen.close_sheets()
+        yield 2
     if not screen.sensed_inline:  # small screens: the sensed board behind the Board button
-        touch.tap(screen.ids.sensed_button)
+        if screen.menu_more:
+            screen.open_sensed()
+        else:
+            touch.tap(screen.ids.sensed_button)
         yield 4
         shot("game-sensed-board")
         screen.close_sheets()

@@ -132,7 +132,11 @@ def test_going_home_pauses_the_clock_and_coming_back_resumes_it(driver: Driver) 
     driver.pump()
     game = app.session.game
     assert game.clock.running == chess.WHITE
-    driver.tap(driver.game_screen.ids.menu)
+    screen = driver.game_screen
+    driver.tap(screen.ids.menu)
+    if screen.menu_more:  # a narrow toolbar: the menu button opens a menu, with Home
+        (menu,) = driver.open_modals()
+        driver.tap(next(b for b in menu.ids.rows.children if b.text == "Home"))
     assert app.root.current == "home" and game.paused and game.clock.running is None
     driver.tap(app.screen("home").ids.back_to_game)
     assert app.root.current == "game" and not game.paused

@@ -1,4 +1,4 @@
-"""Every screen at every size from a 412x800 phone to a 1920x1200 tablet: touch targets
+"""Every screen at every size from a 360x740 phone to a 1920x1200 tablet: touch targets
 of at least 48 dp that do not overlap, and texts of at least 14 sp that fit their
 widgets, checked by walking the widget tree (tests/ui/layout_check.py), at the normal
 text size and at the largest."""
@@ -15,9 +15,10 @@ import pytest
 if TYPE_CHECKING:
     from app_driver import Driver
 
-SIZES = [(412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200), (800, 1280), (600, 1024)]
+SIZES = [(360, 740), (412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200), (800, 1280),
+         (600, 1024)]
 if not os.environ.get("RAINDROP_FULL"):
-    SIZES = [(412, 800), (800, 412), (1280, 800)]
+    SIZES = [(360, 740), (800, 412), (1280, 800)]
 
 
 def check(driver: Driver, root: Any, what: str) -> None:
@@ -70,9 +71,11 @@ def every_screen(driver: Driver) -> None:
     screen = driver.game_screen
     script = list(DEMO_SCRIPT)
     before_promotion = script.index("promote:q")
-    for step in script[:before_promotion]:
+    for index, step in enumerate(script[:before_promotion]):
         driver.play([step])
         settle(driver)
+        if index == script.index("flip"):
+            check(driver, screen, "game (a card to place)")
     check(driver, _modal(driver), "promotion picker")
     driver.pick_promotion(chess.QUEEN)
     settle(driver)
@@ -80,13 +83,13 @@ def every_screen(driver: Driver) -> None:
     settle(driver)
     check(driver, screen, "game (sensing board)")
     if not screen.sensed_inline:
-        driver.tap(screen.ids.sensed_button)
+        open_from_toolbar(driver, "Board")
         check(driver, _modal(driver), "sensed board sheet")
         screen.close_sheets()
     driver.tap(screen.ids.verify)
     check(driver, _modal(driver), "verdict")
     screen.verdict_view.dismiss(animation=False)
-    driver.tap(screen.ids.review)
+    open_from_toolbar(driver, "Moves")
     check(driver, _modal(driver), "review")
     screen.close_sheets()
 
@@ -97,6 +100,24 @@ def every_screen(driver: Driver) -> None:
     check(driver, app.screen("game_over"), "game over")
     app.show("games")
     check(driver, app.screen("games"), "saved games")
+
+
+def open_from_toolbar(driver: Driver, text: str) -> None:
+    """Tap the toolbar's button ``text``, through the menu on a narrow phone (checked
+    too: its buttons fit and the toolbar shows only the rest)."""
+    screen = driver.game_screen
+    button = screen.ids.review if text == "Moves" else screen.ids.sensed_button
+    if not screen.menu_more:
+        driver.tap(button)
+        return
+    assert button.opacity == 0 and button.disabled
+    driver.tap(screen.ids.menu)
+    menu = _modal(driver)
+    check(driver, menu, "menu")
+    texts = [child.text for child in reversed(menu.ids.rows.children)]
+    assert texts[0] == "Moves" and texts[-1] == "Home"
+    driver.tap(next(child for child in menu.ids.rows.children if child.text == text))
+    driver.pump(2)
 
 
 def settle(driver: Driver) -> None:

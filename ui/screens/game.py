@@ -13,7 +13,7 @@ from typing import Any
 
 import chess
 from kivy.lang import Builder
-from kivy.metrics import dp
+from kivy.metrics import Metrics, dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -30,7 +30,14 @@ import ui.widgets.panel
 import ui.widgets.thinking  # noqa: F401
 from ui.layout import game_layout
 from ui.table_view import review_frames
-from ui.widgets.popups import PromotionPicker, ReviewSheet, SensedSheet, VerdictView, rescue_text
+from ui.widgets.popups import (
+    MenuView,
+    PromotionPicker,
+    ReviewSheet,
+    SensedSheet,
+    VerdictView,
+    rescue_text,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -81,6 +88,7 @@ class GameScreen(Screen):
     landscape = BooleanProperty(True)
     compact = BooleanProperty(False)
     sensed_inline = BooleanProperty(False)
+    menu_more = BooleanProperty(False)  # a narrow phone: Moves and Board go in the menu
     board_rect = ListProperty([0, 0, 100, 100])
     black_rect = ListProperty([0, 0, 100, 100])
     toolbar_rect = ListProperty([0, 0, 100, 100])
@@ -102,8 +110,11 @@ class GameScreen(Screen):
         self.verdict_view: VerdictView | None = None
         self.review: ReviewSheet | None = None
         self.sensed_sheet: SensedSheet | None = None
+        self.menu: MenuView | None = None
         self.fbind("size", self._layout)
         self.fbind("sensed", self._layout)
+        self.fbind("hint_label", self._layout)
+        Metrics.bind(fontscale=self._on_fontscale)  # the text size setting (weakly bound)
         self.fbind("sensed", self._on_sensed)
         for name in ("view", "sensed", "board_problem", "frame", "companion_line"):
             self.fbind(name, self._message)
@@ -290,12 +301,36 @@ class GameScreen(Screen):
         self.unbind(sensed=sheet.setter("sensed"), board_problem=sheet.setter("board_problem"))
         self.sensed_sheet = None
 
+    def open_menu(self) -> MenuView | None:
+        """The menu button: home at once where the toolbar has room for everything;
+        on a narrow phone a menu of what it has no room for (the move list, the sensed
+        board) and home."""
+        from kivy.app import App
+
+        app = App.get_running_app()
+        if not self.menu_more:
+            app.go_home()
+            return None
+        self.close_sheets()
+        items: list[tuple[str, Any]] = [("Moves", self.open_review)]
+        if self.sensed is not None and not self.sensed_inline:
+            items.append(("Board", self.open_sensed))
+        items.append(("Home", app.go_home))
+        button = self.ids.menu
+        menu = MenuView(near=list(button.to_window(*button.center)))
+        menu.items = items
+        menu.bind(on_dismiss=lambda *_: setattr(self, "menu", None))
+        self.menu = menu
+        menu.open(animation=False)
+        return menu
+
     def close_sheets(self) -> None:
-        for sheet in (self.review, self.sensed_sheet):
+        for sheet in (self.review, self.sensed_sheet, self.menu):
             if sheet is not None:
                 sheet.dismiss(animation=False)
         self.review = None
         self.sensed_sheet = None
+        self.menu = None
         self.frame = None
 
     def retry_board(self) -> None:
@@ -310,6 +345,18 @@ class GameScreen(Screen):
 
     # Layout -------------------------------------------------------------
 
+    def _on_fontscale(self, *_: Any) -> None:
+        self._layout()
+
+    def _toolbar_fits(self, width: float, sensed_inline: bool) -> bool:
+        """Whether the toolbar (``width`` dp) has room for every button: each at least
+        48 dp, wider with larger text (a word like 'Verify' must fit), beside the menu
+        button. Where not, the move list and the sensed board go in the menu."""
+        buttons = 4 + bool(self.hint_label) + (self.sensed is not None and not sensed_inline)
+        each = 48.0 * max(1.0, Metrics.fontscale)
+        spacing = 6.0 if width > 480 else 3.0
+        return width >= 52.0 + buttons * (each + spacing)
+
     def _layout(self, *_: Any) -> None:
         scale = dp(1)
         width, height = self.width / scale, self.height / scale
@@ -317,6 +364,7 @@ class GameScreen(Screen):
         self.landscape = layout.landscape
         self.compact = layout.compact
         self.sensed_inline = layout.sensed_inline
+        self.menu_more = not self._toolbar_fits(layout.toolbar[2], layout.sensed_inline)
         for name in ("board", "white", "black", "toolbar", "middle"):
             rect = getattr(layout, name)
             setattr(self, f"{name}_rect", [value * scale for value in rect])

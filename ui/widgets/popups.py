@@ -124,6 +124,32 @@ class SensedSheet(PlacedModal):
     board_problem = BooleanProperty(False)
 
 
+class MenuView(PlacedModal):
+    """The game screen's menu on a narrow phone: what its toolbar has no room for
+    (``items``: (text, callback) pairs, one button each), placed above the menu
+    button. A tap runs the item after the menu closes."""
+
+    _anim_duration = 0
+
+    items = ListProperty()
+
+    def on_items(self, _view: Any, items: list[tuple[str, Any]]) -> None:
+        from ui.widgets.common import RoundButton
+
+        box = self.ids.rows
+        box.clear_widgets()
+        for text, action in items:
+            button = RoundButton(text=text, size_hint_y=None, height=dp(52),
+                                 font_size="17sp")
+            button.bind(on_release=lambda _b, a=action: self.pick(a))
+            box.add_widget(button)
+        self.height = dp(52) * len(items) + dp(6) * (len(items) - 1) + dp(16)
+
+    def pick(self, action: Any) -> None:
+        self.dismiss(animation=False)
+        action()
+
+
 class ConfirmView(ModalView):
     """A question with two answers; ``on_yes`` is dispatched for the first. The back key
     closes it at once (no fade, so the next back press finds it gone)."""
