@@ -453,7 +453,7 @@ def test_a_clock_chosen_on_the_new_game_screen_counts_down_on_both_panels(
     assert "left" not in "\n".join(driver.texts(screen.ids.near_panel))
 
 
-GAMES_SIZES = [(412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200)]
+GAMES_SIZES = [(360, 740), (412, 800), (800, 412), (1024, 600), (1280, 800), (1920, 1200)]
 
 
 @pytest.mark.parametrize("size", GAMES_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -469,6 +469,11 @@ def test_the_games_screens_fit_touch_and_text_rules(driver: Driver, size: Any) -
         driver.pump(4)
         found = problems(root)
         assert not found, f"{what} at {size}:\n" + "\n".join(found)
+        middle = getattr(root, "ids", {}).get("middle")
+        if middle is not None and root.name == "games_play":  # its rows stay in their box
+            for row in (row for row in middle.children if row.height > 0):
+                assert middle.y - 1 <= row.y and row.top <= middle.top + 1, \
+                    f"{what} at {size}: {row} sticks out of the middle"
 
     Window.size = size
     driver.pump(4)
@@ -485,6 +490,20 @@ def test_the_games_screens_fit_touch_and_text_rules(driver: Driver, size: Any) -
         driver.pump(4)
         assert screen.model.view.choices
         check(screen, "crumble")
+        # Rumbo's stone colours share the bar with hints and zoom on a phone.
+        screen = open_new_game(driver, "rumbo", {"size": "9"})
+        play(driver, screen, 3)
+        assert screen.model.view.contents and screen.model.view.hint_label
+        check(screen, "rumbo")
+        if screen.bar_menu:  # Games and Save moved to the bar's menu: it opens and fits
+            assert not screen.ids.bar_menu_button.disabled
+            driver.tap(screen.ids.bar_menu_button)
+            (menu,) = driver.open_modals()
+            check(menu, "the bar's menu")
+            assert [b.text for b in reversed(menu.ids.rows.children)] == ["Games", "Save record"]
+            menu.dismiss(animation=False)
+        elif size[0] < size[1]:
+            raise AssertionError(f"a phone's Rumbo bar kept Games and Save at {size}")
     finally:
         Window.size = TEST_WINDOW
         driver.pump(2)

@@ -13,6 +13,7 @@ import os
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import (
@@ -39,6 +40,7 @@ LOGGER = logging.getLogger(__name__)
 
 GAP = 10
 CONTENT_NAMES = {"b": "Black stone", "w": "White stone"}
+BAR_MENU_COMMANDS = ("games", "export", "menu")  # the bar's buttons that a menu can take
 
 
 def _hex(rgba: Any) -> str:
@@ -110,6 +112,9 @@ class GamesPlayScreen(Screen):
     zoomable = BooleanProperty(False)     # small cells (or Crumble's pieces): offer zoom
     thinking = BooleanProperty(False)     # the companion searches: its bar fills
     thinking_progress = NumericProperty(0.0)
+    bar_menu = BooleanProperty(False)     # the bar is crowded: Games and Save in a menu
+    choices_room = NumericProperty(0.0)   # the height the choices may take (else scroll)
+    status_hidden = BooleanProperty(False)  # no room: the state line gives way to choices
 
     def __init__(self, **kwargs: Any) -> None:
         self._ticker: Any = None
@@ -120,6 +125,15 @@ class GamesPlayScreen(Screen):
         self.fbind("view", self._check_zoom)
         self.fbind("board_rect", self._check_zoom)
         self.ids.said.fbind("texture_size", self._relayout)
+        self.ids.status.fbind("texture_size", self._relayout)
+        self.ids.title.fbind("texture_size", self._relayout)
+        self.ids.choices.fbind("minimum_height", self._relayout)
+        self._check_bar = Clock.create_trigger(self._fit_bar, -1)
+        self.ids.bar.fbind("width", self._check_bar)
+        self.ids.bar_choices.fbind("children", self._check_bar)
+        for button in self.ids.bar.children:
+            if getattr(button, "command", "") not in BAR_MENU_COMMANDS:
+                button.fbind("shown", self._check_bar)
 
     def _check_zoom(self, *_: Any) -> None:
         """Zoom is offered where a finger is wider than a cell, or pieces get halved."""
@@ -270,22 +284,26 @@ class GamesPlayScreen(Screen):
         view = self.view
         if view is None or view.over:
             return
-        if view.contents:
-            # On a short screen the colours share the bottom bar's row.
-            row = (self.ids.bar_choices if self.compact
-                   else BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8)))
+        if view.contents and self.compact:
+            # On a short screen the colour shares the bottom bar's row: one button that
+            # shows the colour the next stone takes, and switches to the next colour.
+            now = view.prefer if view.prefer in view.contents else view.contents[0]
+            following = view.contents[(view.contents.index(now) + 1) % len(view.contents)]
+            button = Factory.BarButton(text=CONTENT_NAMES.get(now, now).split()[0],
+                                       command="content", fill=list(theme.ACCENT))
+            button.content = following
+            button.bind(on_release=lambda b: self.model.choose_content(b.content))
+            self.ids.bar_choices.add_widget(button)
+        elif view.contents:
+            row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
             for content in view.contents:
                 button = RoundButton(text=CONTENT_NAMES.get(content, content),
                                      fill=list(theme.ACCENT if content == view.prefer
                                                else theme.SURFACE_RAISED))
                 button.content = content
                 button.bind(on_release=lambda b: self.model.choose_content(b.content))
-                if self.compact:
-                    button.text = button.text.split()[0]
-                    button.font_size = self.ids.bar.font
                 row.add_widget(button)
-            if not self.compact:
-                box.add_widget(row)
+            box.add_widget(row)
         for group in view.actions:
             row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
             if group.numbers:
@@ -343,18 +361,50 @@ class GamesPlayScreen(Screen):
 
     # Layout -------------------------------------------------------------
 
+    def _fit_bar(self, *_: Any) -> None:
+        """Games and Save go in a menu where the bar would give its buttons less than
+        53 dp each (a five-letter word at 14 sp, and a 48 dp target)."""
+        bar = self.ids.bar
+        count = len(self.ids.bar_choices.children) + len(BAR_MENU_COMMANDS) - 1 + sum(
+            1 for button in bar.children
+            if getattr(button, "shown", False)
+            and getattr(button, "command", "") not in BAR_MENU_COMMANDS)
+        room = bar.width - bar.spacing * (count - 1)
+        self.bar_menu = room / count < dp(53)
+
+    def open_bar_menu(self) -> Any:
+        """The crowded bar's menu: the shelf of games and saving the record."""
+        from kivy.app import App
+
+        from ui.widgets.popups import MenuView
+
+        app = App.get_running_app()
+        button = self.ids.bar_menu_button
+        menu = MenuView(near=list(button.to_window(*button.center)))
+        menu.items = [("Games", lambda: app.show("shelf")),
+                      ("Save record", lambda: self.command("export"))]
+        menu.open(animation=False)
+        return menu
+
+    def status_min(self) -> float:
+        """The state line's least height: two lines on a narrow phone, where it often
+        wraps (so the board does not change size from turn to turn), else one."""
+        return float(dp(40) if self.width < dp(420) else dp(26))
+
     def _middle_height(self) -> float:
         """What the middle needs: the headline, the state line, the choices, the bar."""
         ids = self.ids
         if "choices" not in ids:
             return float(dp(150))
         choices = float(ids.choices.minimum_height)
-        title = 0.0 if self.compact else float(dp(36))
+        title = 0.0 if self.compact else max(dp(30), ids.title.texture_size[1] + dp(6))
         said = ids.said
         if said.text:  # the companion's line (it thinks, its turn, a hint), and its bar
-            choices += max(dp(26), said.texture_size[1] + dp(6)) + dp(6) + dp(11)
-        return float(title + max(dp(26), ids.status.texture_size[1] + dp(6)) + choices
-                + dp(50) + dp(6) * 3 + (dp(60) if not self.compact else 0))
+            choices += max(dp(26), said.texture_size[1] + dp(6)) + dp(5)
+        # the box's spacing comes between all its rows, the empty ones too
+        spacing = float(ids.middle.spacing) * (len(ids.middle.children) - 1)
+        return float(title + max(self.status_min(), ids.status.texture_size[1] + dp(6)) + choices
+                + dp(50) + spacing + (dp(60) if not self.compact else 0))
 
     def _layout(self, *_: Any) -> None:
         width, height = self.size
@@ -365,7 +415,7 @@ class GamesPlayScreen(Screen):
             self._rebuild_choices()
         panel_min = dp(124) if self.landscape else dp(140)
         gap = dp(GAP) if not self.compact else dp(8)
-        middle_h = self._middle_height()
+        middle_h = middle_h_needed = self._middle_height()
         if self.landscape:
             side = min(height - 2 * gap, width * 0.56)
             self.board_rect = [gap, (height - side) / 2, side, side]
@@ -378,7 +428,10 @@ class GamesPlayScreen(Screen):
             self.far_rect = [column_x, 3 * gap + panel_h + middle_h, column_w, panel_h]
         else:
             panel_h = max(panel_min, min(dp(170), height * 0.15))
-            side = min(width - 2 * gap, height - 2 * panel_h - middle_h - 4 * gap)
+            # five gaps: below the near panel, around the board and the middle, above
+            # (the board keeps three quarters of the width: beyond, the choices scroll)
+            side = min(width - 2 * gap, max(height - 2 * panel_h - middle_h - 5 * gap,
+                                            0.75 * (width - 2 * gap)))
             self.near_rect = [gap, gap, width - 2 * gap, panel_h]
             board_y = 2 * gap + panel_h
             self.board_rect = [(width - side) / 2, board_y, side, side]
@@ -386,6 +439,17 @@ class GamesPlayScreen(Screen):
             self.middle_rect = [gap, middle_y, width - 2 * gap,
                                 height - gap - panel_h - gap - middle_y]
             self.far_rect = [gap, height - gap - panel_h, width - 2 * gap, panel_h]
+        # Where the middle is shorter than it needs (a short landscape screen, a
+        # piece's choices), the state line gives way to the choices; past that they
+        # scroll in the room left.
+        ids = self.ids
+        short = middle_h_needed - self.middle_rect[3]
+        choices_h = float(ids.choices.minimum_height) if "choices" in ids else 0.0
+        self.status_hidden = short > 0 and choices_h > 0
+        if self.status_hidden:
+            short -= max(self.status_min(), ids.status.texture_size[1] + dp(6)) \
+                + float(ids.middle.spacing)
+        self.choices_room = max(0.0, choices_h - short) if short > 0 else choices_h
 
 
 Builder.load_file(os.path.join(os.path.dirname(__file__), "play.kv"))

@@ -39,6 +39,21 @@ def find_button(root: Any, **wanted: Any) -> Any:
     raise TouchError(f"no button with {wanted} is shown")
 
 
+def tap_choice(button: Any) -> Iterator[None]:
+    """Tap a choice's button, first scrolling it into view where the choices scroll
+    (a short screen); yields while the scroll settles."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = button.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(button, padding=0, animate=False)
+            yield
+            break
+        parent = parent.parent
+    touch.tap(button)
+
+
 def panel_of(screen: Any, side: str) -> Any:
     ids = screen.ids
     return ids.near_panel if ids.near_panel.side == side else ids.far_panel
@@ -67,19 +82,19 @@ def touch_step(screen: Any, step: Step) -> Iterator[None]:
             while int(screen.number) != wanted:
                 gap = wanted - int(screen.number)
                 delta = 5 if gap >= 5 else (-5 if gap <= -5 else (1 if gap > 0 else -1))
-                touch.tap(find_button(screen.ids.choices, text=f"+{delta}" if delta > 0
-                                      else f"{delta}"))
+                label = f"+{delta}" if delta > 0 else f"{delta}"
+                yield from tap_choice(find_button(screen.ids.choices, text=label))
                 yield
-            touch.tap(find_button(screen.ids.choices, action=group.name))
+            yield from tap_choice(find_button(screen.ids.choices, action=group.name))
         else:
-            touch.tap(find_button(screen.ids.choices, step_text=step.text))
+            yield from tap_choice(find_button(screen.ids.choices, step_text=step.text))
         yield
     else:
         cells = picking.key_cells(step, known)
         view = model.view
         first = cells[0]
         if view.contents and step.changes.get(first, "") != view.prefer:
-            touch.tap(find_button(screen.ids.choices, content=step.changes.get(first, "")))
+            yield from tap_choice(find_button(screen, content=step.changes.get(first, "")))
             yield
         extra = [cell for cell in sorted(step.changes) if cell not in cells and cell in known]
         for cell in [*cells, *extra]:
@@ -88,7 +103,7 @@ def touch_step(screen: Any, step: Step) -> Iterator[None]:
             if taken():
                 break
             if any(choice.text == step.text for choice in model.view.choices):
-                touch.tap(find_button(screen.ids.choices, step_text=step.text))
+                yield from tap_choice(find_button(screen.ids.choices, step_text=step.text))
                 yield
                 break
             if model.view.alert and model.view.alert_level != "good":
