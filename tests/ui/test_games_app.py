@@ -505,5 +505,11 @@ def test_the_games_screens_fit_touch_and_text_rules(driver: Driver, size: Any) -
         elif size[0] < size[1]:
             raise AssertionError(f"a phone's Rumbo bar kept Games and Save at {size}")
     finally:
+        from kivy.uix.scrollview import ScrollView
+
         Window.size = TEST_WINDOW
-        driver.pump(2)
+        for view in driver.app.screen("shelf").walk():
+            if isinstance(view, ScrollView):
+                view.scroll_y = 1  # the shelf from its top again, as a new visit shows it
+        driver.app.show("home")
+        driver.pump(4)
