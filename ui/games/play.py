@@ -403,8 +403,12 @@ class GamesPlayScreen(Screen):
             choices += max(dp(26), said.texture_size[1] + dp(6)) + dp(5)
         # the box's spacing comes between all its rows, the empty ones too
         spacing = float(ids.middle.spacing) * (len(ids.middle.children) - 1)
-        return float(title + max(self.status_min(), ids.status.texture_size[1] + dp(6)) + choices
+        return float(title + self._status_height() + choices
                 + dp(50) + spacing + (dp(60) if not self.compact else 0))
+
+    def _status_height(self) -> float:
+        """The state line's height when shown (its label's own rule, in ``play.kv``)."""
+        return float(max(self.status_min(), self.ids.status.texture_size[1] + dp(6)))
 
     def _layout(self, *_: Any) -> None:
         width, height = self.size
@@ -447,8 +451,7 @@ class GamesPlayScreen(Screen):
         choices_h = float(ids.choices.minimum_height) if "choices" in ids else 0.0
         self.status_hidden = short > 0 and choices_h > 0
         if self.status_hidden:
-            short -= max(self.status_min(), ids.status.texture_size[1] + dp(6)) \
-                + float(ids.middle.spacing)
+            short -= self._status_height() + float(ids.middle.spacing)
         self.choices_room = max(0.0, choices_h - short) if short > 0 else choices_h
 
 

@@ -125,9 +125,10 @@ class SensedSheet(PlacedModal):
 
 
 class MenuView(PlacedModal):
-    """The game screen's menu on a narrow phone: what its toolbar has no room for
-    (``items``: (text, callback) pairs, one button each), placed above the menu
-    button. A tap runs the item after the menu closes."""
+    """A small menu of what a crowded toolbar or bar has no room for (the chess
+    screen's on a narrow phone, the games screen's bar): ``items`` are (text, callback)
+    pairs, one button each, placed beside the menu button (``near``). A tap runs the
+    item after the menu closes."""
 
     _anim_duration = 0
 
