@@ -1,7 +1,9 @@
 """``raindrop vision``: markers, calibrate, classify and watch.
 
-Registered through the ``raindrop.commands`` entry point; each subcommand
-returns an exit code and raises ``CommandError`` for what the user must fix.
+The arguments are in :mod:`vision.commands` (registered through the
+``raindrop.commands`` entry point, which imports this module only when a
+``vision`` subcommand runs); each subcommand returns an exit code and raises
+``CommandError`` for what the user must fix.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from companion.cli import CommandError
 from companion.sensors.snapshot import BoardSnapshot
 from companion.sensors.source import SourceStatus
 from vision.calibration import Calibration, load_calibration, save_calibration
+from vision.commands import IMAGE_CORNERS
 from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.geometry import BoardGeometry, Image, parse_corners, warp
@@ -34,80 +37,8 @@ from vision.squares import read_squares
 
 LOGGER = logging.getLogger(__name__)
 
-IMAGE_CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 _CORNER_POINTS = {"top-left": (0.0, 0.0), "top-right": (1.0, 0.0),
                   "bottom-right": (1.0, 1.0), "bottom-left": (0.0, 1.0)}
-
-
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "vision", help="the camera board reader: markers, calibration, reading a photo",
-        description="Set up and test the camera that watches the board.")
-    sub = parser.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
-
-    markers = sub.add_parser("markers", help="write the printable corner-marker sheet")
-    markers.add_argument("--out", type=Path, default=Path("raindrop-markers.pdf"),
-                         help="FILE.pdf or FILE.png (true size; print at 100%%)")
-    markers.add_argument("--size", type=float, default=30.0, metavar="MM",
-                         help="marker side in millimetres (default 30)")
-    markers.set_defaults(func=run_markers)
-
-    calibrate = sub.add_parser("calibrate", help="find the board and store where it is")
-    calibrate.add_argument("source", help="camera number, video file, URL or a photo")
-    calibrate.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y",
-                           help="the board's outer corners by hand: a8, h8, h1, a1")
-    calibrate.add_argument("--a1", choices=IMAGE_CORNERS,
-                           help="which corner of the picture a1 is in (asked when needed)")
-    calibrate.add_argument("--frames", type=int, default=150,
-                           help="frames to try before giving up (default 150)")
-    _calibration_option(calibrate)
-    calibrate.set_defaults(func=run_calibrate)
-
-    classify = sub.add_parser("classify", help="read the squares of one photo")
-    classify.add_argument("image", type=Path, help="the photo")
-    classify.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y",
-                          help="outer corners of the squares in pixels: a8, h8, h1, a1")
-    classify.add_argument("--reference", type=Path, metavar="EMPTY",
-                          help="a photo of the empty board from the same camera position")
-    classify.add_argument("--json", action="store_true",
-                          help='print {"grid": [8 strings], ...} as JSON')
-    classify.add_argument("--grid", metavar="points:N|cells:N",
-                          help="read stones on a grid instead of chess pieces: points:19 (a Go "
-                               "board's line crossings), cells:8 (a chessboard's squares), "
-                               "points:9x13; --corners are then the grid's top-left, top-right, "
-                               "bottom-right and bottom-left corner points (or cell corners)")
-    _calibration_option(classify)
-    classify.set_defaults(func=run_classify)
-
-    watch = sub.add_parser("watch", help="print every settled board the camera sees")
-    watch.add_argument("source", nargs="?", default="",
-                       help="camera number (default 0), video file or URL")
-    watch.add_argument("--seconds", type=float, default=0.0,
-                       help="stop after this long (default: until Ctrl-C or the video ends)")
-    watch.add_argument("--preview", type=Path, metavar="FILE.png",
-                       help="keep writing the latest frame with the board drawn on it")
-    watch.add_argument("--pieces-on", action="store_true",
-                       help="pieces already stand on the board (do not take the first "
-                            "view as the empty board)")
-    _calibration_option(watch)
-    watch.set_defaults(func=run_watch)
-
-    kept = sub.add_parser("kept", help="list the frames a game kept, and draw their labels",
-                          description="List the frames kept by 'raindrop play --board camera "
-                                      "--keep-frames DIR' (or the app's --keep-frames), each "
-                                      "with the position the game confirmed; with --draw, "
-                                      "draw each frame's grid and pieces to look at before "
-                                      "it joins the real-photo set.")
-    kept.add_argument("folder", type=Path, help="the folder given to --keep-frames")
-    kept.add_argument("--draw", type=Path, metavar="OUT",
-                      help="write each frame with its grid and pieces as OUT/<frame>.png")
-    kept.set_defaults(func=run_kept)
-
-
-def _calibration_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--calibration", type=Path, metavar="FILE",
-                        help="calibration file (default: camera.json in the user config "
-                             "directory, or $RAINDROP_CONFIG_DIR)")
 
 
 def _load(args: argparse.Namespace) -> Calibration | None:

@@ -339,3 +339,19 @@ def test_watch_names_the_squares_the_camera_is_unsure_of() -> None:
     lines = snapshot_text(unsure).splitlines()
     assert lines[:9] == snapshot_text(plain).splitlines()
     assert lines[9] == "unsure (read empty, but with some sign of a piece): a1, c6"
+
+
+def test_other_commands_do_not_load_opencv() -> None:
+    """Every ``raindrop`` command builds the whole parser: the vision commands' arguments
+    come without OpenCV, which loads only when a vision subcommand runs."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from companion.cli import build_parser; "
+             "parser = build_parser(); "
+             "parser.parse_args(['vision', 'markers', '--size', '20']); "
+             "print(sorted(name for name in ('cv2', 'numpy', 'vision.cli') "
+             "if name in sys.modules))")
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True).stdout
+    assert output.strip() == "[]"
