@@ -31,6 +31,11 @@ LARGE_PANEL_H = 330.0  # the tallest a panel grows on a large screen (the card g
 Rect = tuple[float, float, float, float]  # x, y, width, height
 
 
+def toolbar_spacing(width: float) -> float:
+    """The gap between the toolbar's buttons (dp) on a toolbar ``width`` dp wide."""
+    return GAP if width > 480 else GAP / 2
+
+
 def panel_height(compact: bool) -> float:
     """A player's panel: message, then name and clock, deck row, buttons."""
     rows = MESSAGE_H + NAME_H + BUTTONS_H + 3 * ROW_GAP

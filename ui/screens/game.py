@@ -28,7 +28,7 @@ import ui.widgets.board
 import ui.widgets.camera_preview
 import ui.widgets.panel
 import ui.widgets.thinking  # noqa: F401
-from ui.layout import game_layout
+from ui.layout import game_layout, toolbar_spacing
 from ui.table_view import review_frames
 from ui.widgets.popups import (
     MenuView,
@@ -354,8 +354,7 @@ class GameScreen(Screen):
         button. Where not, the move list and the sensed board go in the menu."""
         buttons = 4 + bool(self.hint_label) + (self.sensed is not None and not sensed_inline)
         each = 48.0 * max(1.0, Metrics.fontscale)
-        spacing = 6.0 if width > 480 else 3.0
-        return width >= 52.0 + buttons * (each + spacing)
+        return width >= 52.0 + buttons * (each + toolbar_spacing(width))
 
     def _layout(self, *_: Any) -> None:
         scale = dp(1)
