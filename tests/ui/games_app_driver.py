@@ -38,9 +38,8 @@ def shelf_card(driver: Any, name: str) -> Any:
     """The shelf's card of ``name``, scrolled into view."""
     shelf = driver.app.screen("shelf")
     card = next(c for c in shelf.ids.cards.children if c.name == name)
-    scroll = shelf.ids.cards.parent
-    scroll.scroll_to(card, padding=0, animate=False)
-    driver.pump(3)
+    into_view(driver, card)
+    driver.pump(1)
     return card
 
 
@@ -50,13 +49,28 @@ def at_rest(driver: Any, widget: Any) -> None:
     driver.at_rest(widget, SLOW_TAP)
 
 
+def into_view(driver: Any, widget: Any) -> None:
+    """Scroll the list that holds ``widget`` until all of it shows (as a finger would
+    before tapping it); nothing if it is in no list."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(widget, padding=0, animate=False)
+            driver.pump(2)
+            return
+        parent = parent.parent
+
+
 def tap_in_list(driver: Any, widget: Any, wait: float = 0.3,
                 until: Callable[[], bool] | None = None) -> None:
-    """Tap a widget inside a ScrollView: the list passes the release on to it 0.2 s
-    later (real time), after deciding the touch was not a scroll; ``wait`` seconds
-    are given for that, or, with ``until``, frames pass until it holds (at most
-    ``SLOW_TAP`` seconds: a loaded machine may take a while), the tap made again each
-    second it does not (as a finger would)."""
+    """Tap a widget inside a ScrollView, first scrolled into view: the list passes the
+    release on to it 0.2 s later (real time), after deciding the touch was not a
+    scroll; ``wait`` seconds are given for that, or, with ``until``, frames pass until
+    it holds (at most ``SLOW_TAP`` seconds: a loaded machine may take a while), the tap
+    made again each second it does not (as a finger would)."""
+    into_view(driver, widget)
     at_rest(driver, widget)
     touch.tap(widget)
     if until is None:
