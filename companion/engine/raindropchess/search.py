@@ -211,7 +211,12 @@ class Search:
             deeper = self._deepen(root, head, result.depth + 1, 1.0, None)
             if deeper.depth > result.depth or \
                     deeper.lines[0].action != head.lines[0].action:
-                rest = result.lines[verify:]
+                # The rest stay ranked below the deeper lines: the full-width search
+                # put them there; their values are capped (an upper bound, not exact).
+                low = min(line.value for line in deeper.lines)
+                rest = [RootLine(line.action, min(line.value, low),
+                                 line.exact and line.value <= low, line.nodes)
+                        for line in result.lines[verify:]]
                 result = RootResult(deeper.lines + rest, deeper.depth, self.nodes,
                                     complete=deeper.complete, history=deeper.history)
                 if on_iteration is not None:
