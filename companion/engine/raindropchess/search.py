@@ -139,6 +139,20 @@ def _proven(lines: list[RootLine]) -> bool:
         line.exact or line.value < PROVEN for line in lines))
 
 
+def merge_verified(deeper: list[RootLine], rest: list[RootLine]) -> list[RootLine]:
+    """The root's lines after verification, best first: the ``deeper`` lines not proven
+    lost, then the ``rest`` (the full-width search ranked them below those), their
+    values capped at the lowest of those (an upper bound, not exact), then what is
+    proven lost. An action not known to lose ranks above one known to."""
+    alive = [line for line in deeper if line.value >= PROVEN]
+    lost = [line for line in deeper if line.value < PROVEN]
+    if alive:
+        cap = min(line.value for line in alive)
+        rest = [RootLine(line.action, min(line.value, cap), line.exact and line.value <= cap,
+                         line.nodes) for line in rest]
+    return alive + sorted(rest + lost, key=lambda line: line.value, reverse=True)
+
+
 class Search:
     """One search of one root position (its tables live as long as it does)."""
 
@@ -211,13 +225,8 @@ class Search:
             deeper = self._deepen(root, head, result.depth + 1, 1.0, None)
             if deeper.depth > result.depth or \
                     deeper.lines[0].action != head.lines[0].action:
-                # The rest stay ranked below the deeper lines: the full-width search
-                # put them there; their values are capped (an upper bound, not exact).
-                low = min(line.value for line in deeper.lines)
-                rest = [RootLine(line.action, min(line.value, low),
-                                 line.exact and line.value <= low, line.nodes)
-                        for line in result.lines[verify:]]
-                result = RootResult(deeper.lines + rest, deeper.depth, self.nodes,
+                result = RootResult(merge_verified(deeper.lines, result.lines[verify:]),
+                                    deeper.depth, self.nodes,
                                     complete=deeper.complete, history=deeper.history)
                 if on_iteration is not None:
                     on_iteration(result)
@@ -681,4 +690,4 @@ class Search:
         return best
 
 
-__all__ = ["EXTRA", "Limits", "RootLine", "RootResult", "Search", "Stopped"]
+__all__ = ["EXTRA", "Limits", "RootLine", "RootResult", "Search", "Stopped", "merge_verified"]

@@ -12,7 +12,7 @@ from companion.engine.levels import level
 from companion.engine.raindropchess import RaindropchessEngine
 from companion.engine.raindropchess.engine import STYLES
 from companion.engine.raindropchess.position import Position
-from companion.engine.raindropchess.search import Limits, Search
+from companion.engine.raindropchess.search import Limits, RootLine, Search, merge_verified
 from companion.engine.raindropchess.turns import legal_actions
 from companion.rules import RaindropBoard
 
@@ -71,3 +71,25 @@ def test_a_stop_while_verifying_ends_the_search() -> None:
     assert stop.is_set()
     assert search.nodes < 60_000 + 2_200
     assert result.lines[0].action in legal_actions(board)
+
+
+def test_the_actions_not_verified_rank_below_the_verified_ones() -> None:
+    deeper = [RootLine(1, 0.46, True), RootLine(2, 0.40, True), RootLine(3, 0.00001, False)]
+    rest = [RootLine(4, 0.47, True), RootLine(5, 0.30, True), RootLine(6, 0.0, False)]
+    merged = merge_verified(deeper, rest)
+    # The lost verified action falls below the others: they are not known to lose.
+    assert [line.action for line in merged] == [1, 2, 4, 5, 3, 6]
+    values = [line.value for line in merged]
+    assert values == sorted(values, reverse=True)
+    capped = {line.action: line for line in merged}
+    assert capped[4].value == 0.40 and not capped[4].exact  # lowered: an upper bound now
+    assert capped[5].value == 0.30 and capped[5].exact  # under the cap: as it was
+    assert capped[6].value == 0.0  # a loss it had proven stays one
+
+
+def test_when_every_verified_action_loses_the_others_come_first() -> None:
+    deeper = [RootLine(1, 0.00002, True), RootLine(2, 0.00001, False)]
+    rest = [RootLine(3, 0.2, True), RootLine(4, 0.35, False)]
+    merged = merge_verified(deeper, rest)
+    assert [line.action for line in merged] == [4, 3, 1, 2]
+    assert merged[0].value == 0.35 and merged[1].value == 0.2  # their own values
