@@ -10,7 +10,7 @@
     python benchmarks/bench_engine_raindropchess.py --calibrate
     python benchmarks/bench_engine_raindropchess.py --depths 12    # depth each level completes
     python benchmarks/bench_engine_raindropchess.py --judge 34 --jobs 2   # L4, L5 by a deeper look
-    python benchmarks/bench_engine_raindropchess.py --report a.jsonl b.jsonl   # logged games
+    python benchmarks/bench_engine_raindropchess.py --report a.jsonl --pairing L5:L4  # logged games
 
 Each game is played by :class:`~raindrop_referee.Referee`, which holds both
 secret decks (shuffled from the game's recorded seed), deals the cards and
@@ -241,7 +241,9 @@ def run_match(first: str, second: str, games: int, seed: int, rules_text: str, b
     records = []
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     try:
-        results = pool.imap(_one, work) if pool is not None else map(_one, work)
+        # Unordered: each game is logged as it ends (a long game does not hold back the
+        # ones after it, which a match cut short would lose).
+        results = pool.imap_unordered(_one, work) if pool is not None else map(_one, work)
         for record in results:
             records.append(record)
             if log is not None:
@@ -397,9 +399,10 @@ def sample_positions(rules: HouseRules, count: int) -> list[str]:
     return seen[:count]
 
 
-def report(paths: list[Path]) -> None:
+def report(paths: list[Path], first: str | None = None) -> None:
     """The score of the games logged in ``paths`` (one pairing; ``--log`` files), whole
-    pairs only."""
+    pairs only, for ``first`` (``--pairing``'s first player; else the first game's White:
+    games are logged as they end)."""
     records = []
     for path in paths:
         for line in path.read_text().splitlines():
@@ -410,7 +413,7 @@ def report(paths: list[Path]) -> None:
     per_seed = collections.Counter(record.seed for record in records)
     if max(per_seed.values()) > 1:  # a match cut short: only whole colour-swapped pairs
         records = [record for record in records if per_seed[record.seed] > 1]
-    score = score_of(records, records[0].white)
+    score = score_of(records, first or records[0].white)
     seeds = sorted({record.seed for record in records})
     print_score(score, "logged")
     print(f"  seeds {seeds[0]}-{seeds[-1]}; endings: " + ", ".join(
@@ -517,7 +520,8 @@ def judge(count: int, numbers: tuple[int, int], reference: int, jobs: int) -> No
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairing", default="L3:material", metavar="A:B")
+    parser.add_argument("--pairing", metavar="A:B",
+                        help="the match (default L3:material); with --report, whose score")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--rules", default="", metavar="KEY=VALUE,...")
@@ -557,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
         calibrate()
         return 0
     if args.report:
-        report(args.report)
+        report(args.report, args.pairing.partition(":")[0] if args.pairing else None)
         return 0
     if args.star_table:
         star_table(10, 3)
@@ -590,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
                                  args.rules, "time", 1, args.log)
         timing_report(records)
         return 0
-    first, _, second = args.pairing.partition(":")
+    first, _, second = (args.pairing or "L3:material").partition(":")
     records = run_match(first, second, args.games, args.seed, args.rules, args.budget,
                         args.jobs, args.log,
                         on_game=lambda r: print(f"  seed {r.seed} {r.white}-{r.black} "
