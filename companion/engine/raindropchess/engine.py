@@ -71,9 +71,6 @@ class Style:
     reductions: bool = False
     """Late-move reductions: late quiet moves and placements searched a turn shallower
     first, so the search reaches a turn deeper on the same nodes (levels 4 and 5)."""
-    verify: int = 0
-    """After full-width iterations on a third of the budget, this many of the best root
-    actions are searched deeper with the rest (level 5; 0: none)."""
 
 
 STYLES: Mapping[int, Style] = {
@@ -83,7 +80,7 @@ STYLES: Mapping[int, Style] = {
     4: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.02,
              reductions=True),
     5: Style(max_depth=64, temperature=0.0, choices=1, flip_bias=0.0, margin=0.02,
-             reductions=True, verify=3),
+             reductions=True),
 }
 
 
@@ -141,7 +138,6 @@ class RaindropchessEngine:
         reductions = style.reductions if self.reductions is None else self.reductions
         search = Search(limits, star1=self.star1, star2=self.star2, reductions=reductions)
         search.root_margin = style.margin
-        search.verify = style.verify
         root = Position.from_board(board)
         latest: list[RootResult] = []
 

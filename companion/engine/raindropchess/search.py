@@ -78,9 +78,6 @@ DELTA_MARGIN = 200
 """Quiescence skips a capture that could not lift the score to alpha even with this to spare."""
 NEXT_ITERATION = 0.5
 """No new iteration starts once this share of the budget (nodes or time) is spent."""
-VERIFY_WIDE_SHARE = 1 / 3
-"""With root verification (level 5): the share of the budget for full-width iterations;
-the rest searches the best few root actions deeper."""
 MAX_QPLY = 8
 EVAL_CACHE = 300_000
 """Static values remembered at most (then forgotten all at once)."""
@@ -132,27 +129,6 @@ class RootResult:
     """``(depth, action, value)`` after each iteration (for the docs' measurements)."""
 
 
-def _proven(lines: list[RootLine]) -> bool:
-    """Whether the root's value is proven: a win, or every action a loss."""
-    best = lines[0].value
-    return best > 1 - PROVEN or (best < PROVEN and all(
-        line.exact or line.value < PROVEN for line in lines))
-
-
-def merge_verified(deeper: list[RootLine], rest: list[RootLine]) -> list[RootLine]:
-    """The root's lines after verification, best first: the ``deeper`` lines not proven
-    lost, then the ``rest`` (the full-width search ranked them below those), their
-    values capped at the lowest of those (an upper bound, not exact), then what is
-    proven lost. An action not known to lose ranks above one known to."""
-    alive = [line for line in deeper if line.value >= PROVEN]
-    lost = [line for line in deeper if line.value < PROVEN]
-    if alive:
-        cap = min(line.value for line in alive)
-        rest = [RootLine(line.action, min(line.value, cap), line.exact and line.value <= cap,
-                         line.nodes) for line in rest]
-    return alive + sorted(rest + lost, key=lambda line: line.value, reverse=True)
-
-
 class Search:
     """One search of one root position (its tables live as long as it does)."""
 
@@ -170,11 +146,6 @@ class Search:
         self.star2 = star2
         self.reductions = reductions
         self.root_margin = 0.0
-        self.verify = 0
-        """After the full-width iterations, search this many of the best root actions
-        deeper with the rest of the budget (0: no verification)."""
-        self._cap_nodes: float | None = limits.nodes
-        self._cap_deadline: float | None = limits.deadline
         self.on_tick: Callable[[], None] | None = None
         self._next_tick = 0
         self._partial: list[RootLine] = []
@@ -184,22 +155,15 @@ class Search:
 
     def _check(self) -> None:
         limits = self.limits
-        if self._cap_nodes is not None and self.nodes >= self._cap_nodes:
+        if limits.nodes is not None and self.nodes >= limits.nodes:
             raise Stopped
         if limits.stop is not None and limits.stop.is_set():
             raise Stopped
-        if self._cap_deadline is not None and limits.clock() >= self._cap_deadline:
+        if limits.deadline is not None and limits.clock() >= limits.deadline:
             raise Stopped
         if self.on_tick is not None and self.nodes >= self._next_tick:
             self._next_tick = self.nodes + 2048
             self.on_tick()
-
-    def _spent(self) -> bool:
-        """Whether the search's own limits (not a phase's share of them) are reached."""
-        limits = self.limits
-        return bool((limits.nodes is not None and self.nodes >= limits.nodes)
-                    or (limits.stop is not None and limits.stop.is_set())
-                    or (limits.deadline is not None and limits.clock() >= limits.deadline))
 
     # ------------------------------------------------------------------
     # The root
@@ -208,50 +172,16 @@ class Search:
             on_iteration: Callable[[RootResult], None] | None = None) -> RootResult:
         """Iterative deepening over ``actions`` (the root's legal actions).
 
-        With :attr:`verify` set (level 5), the full-width iterations get only
-        :data:`VERIFY_WIDE_SHARE` of the budget, and the rest goes to iterations over
-        the best :attr:`verify` actions only, one turn deeper each, until the budget ends.
+        An iteration cut short still counts for the actions it finished: the one
+        searched first was the best before, so any finished one that beats it is
+        better. No new iteration starts once more than :data:`NEXT_ITERATION` of
+        the budget is spent (it could not finish, and would mostly be wasted).
         """
         lines = [RootLine(action, 0.5, False) for action in self._root_order(root, actions)]
         result = RootResult(lines, 0, 0, complete=False)
         limits = self.limits
-        verify = self.verify if 0 < self.verify < len(actions) else 0
-        share = VERIFY_WIDE_SHARE if verify else 1.0
-        result = self._deepen(root, result, 1, share, on_iteration)
-        if verify and result.depth and not self._spent() and not _proven(result.lines):
-            self._cap_nodes, self._cap_deadline = limits.nodes, limits.deadline
-            head = RootResult(result.lines[:verify], result.depth, self.nodes,
-                              history=result.history)
-            deeper = self._deepen(root, head, result.depth + 1, 1.0, None)
-            if deeper.depth > result.depth or \
-                    deeper.lines[0].action != head.lines[0].action:
-                result = RootResult(merge_verified(deeper.lines, result.lines[verify:]),
-                                    deeper.depth, self.nodes,
-                                    complete=deeper.complete, history=deeper.history)
-                if on_iteration is not None:
-                    on_iteration(result)
-        result.nodes = self.nodes
-        return result
-
-    def _deepen(self, root: Position, result: RootResult, first: int, share: float,
-                on_iteration: Callable[[RootResult], None] | None) -> RootResult:
-        """Iterations from depth ``first`` over ``result``'s lines, within ``share`` of
-        what is left of the budget.
-
-        An iteration cut short still counts for the actions it finished: the one
-        searched first was the best before, so any finished one that beats it is
-        better. No new iteration starts once more than :data:`NEXT_ITERATION` of
-        the share is spent (it could not finish, and would mostly be wasted).
-        """
-        limits = self.limits
         started = limits.clock()
-        start_nodes = self.nodes
-        nodes = None if limits.nodes is None else share * (limits.nodes - start_nodes)
-        span = None if limits.deadline is None else share * (limits.deadline - started)
-        self._cap_nodes = None if nodes is None else start_nodes + nodes
-        self._cap_deadline = None if span is None else started + span
-        lines = result.lines
-        for depth in range(first, limits.max_depth + 1):
+        for depth in range(1, limits.max_depth + 1):
             self._partial = []
             try:
                 lines = self._iterate(root, lines, depth)
@@ -270,12 +200,16 @@ class Search:
                 on_iteration(result)
             if len(lines) == 1 and depth >= 2:
                 break
-            if _proven(lines):
+            best = lines[0].value
+            if best > 1 - PROVEN or (best < PROVEN and all(
+                    line.exact or line.value < PROVEN for line in lines)):
+                break  # proven
+            if limits.nodes is not None and self.nodes > NEXT_ITERATION * limits.nodes:
                 break
-            if nodes is not None and self.nodes - start_nodes > NEXT_ITERATION * nodes:
+            if limits.deadline is not None and limits.clock() - started > \
+                    NEXT_ITERATION * (limits.deadline - started):
                 break
-            if span is not None and limits.clock() - started > NEXT_ITERATION * span:
-                break
+        result.nodes = self.nodes
         return result
 
     def _root_order(self, root: Position, actions: list[int]) -> list[int]:
@@ -690,4 +624,4 @@ class Search:
         return best
 
 
-__all__ = ["EXTRA", "Limits", "RootLine", "RootResult", "Search", "Stopped", "merge_verified"]
+__all__ = ["EXTRA", "Limits", "RootLine", "RootResult", "Search", "Stopped"]
