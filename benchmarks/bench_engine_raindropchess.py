@@ -9,7 +9,8 @@
     python benchmarks/bench_engine_raindropchess.py --smoke        # every house rule
     python benchmarks/bench_engine_raindropchess.py --calibrate
     python benchmarks/bench_engine_raindropchess.py --depths 12    # depth each level completes
-    python benchmarks/bench_engine_raindropchess.py --report a.jsonl b.jsonl   # logged games
+    python benchmarks/bench_engine_raindropchess.py --judge 34 --jobs 2   # L4, L5 by a deeper look
+    python benchmarks/bench_engine_raindropchess.py --report a.jsonl --pairing L5:L4  # logged games
 
 Each game is played by :class:`~raindrop_referee.Referee`, which holds both
 secret decks (shuffled from the game's recorded seed), deals the cards and
@@ -240,7 +241,9 @@ def run_match(first: str, second: str, games: int, seed: int, rules_text: str, b
     records = []
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     try:
-        results = pool.imap(_one, work) if pool is not None else map(_one, work)
+        # Unordered: each game is logged as it ends (a long game does not hold back the
+        # ones after it, which a match cut short would lose).
+        results = pool.imap_unordered(_one, work) if pool is not None else map(_one, work)
         for record in results:
             records.append(record)
             if log is not None:
@@ -396,9 +399,10 @@ def sample_positions(rules: HouseRules, count: int) -> list[str]:
     return seen[:count]
 
 
-def report(paths: list[Path]) -> None:
+def report(paths: list[Path], first: str | None = None) -> None:
     """The score of the games logged in ``paths`` (one pairing; ``--log`` files), whole
-    pairs only."""
+    pairs only, for ``first`` (``--pairing``'s first player; else the first game's White:
+    games are logged as they end)."""
     records = []
     for path in paths:
         for line in path.read_text().splitlines():
@@ -409,7 +413,7 @@ def report(paths: list[Path]) -> None:
     per_seed = collections.Counter(record.seed for record in records)
     if max(per_seed.values()) > 1:  # a match cut short: only whole colour-swapped pairs
         records = [record for record in records if per_seed[record.seed] > 1]
-    score = score_of(records, records[0].white)
+    score = score_of(records, first or records[0].white)
     seeds = sorted({record.seed for record in records})
     print_score(score, "logged")
     print(f"  seeds {seeds[0]}-{seeds[-1]}; endings: " + ", ".join(
@@ -448,9 +452,76 @@ def depths(count: int) -> None:
               f"{same_action[number]}")
 
 
+REFERENCE_NODES = 4_000_000
+"""The judge's search: about four times level 5's budget, over two actions only."""
+
+
+def _judged(job: tuple[str, tuple[int, int], int]) -> dict[str, object]:
+    """One position for :func:`judge`: each level's action, and where they differ, both
+    searched by the reference (every node on those two actions, both values exact)."""
+    from companion.engine.contract import Budget
+    from companion.engine.levels import level
+    from companion.engine.raindropchess.engine import RaindropchessEngine
+    from companion.engine.raindropchess.position import Position
+    from companion.engine.raindropchess.search import Limits, Search
+    from companion.engine.raindropchess.turns import legal_actions, turn_text
+    from companion.rules import RaindropBoard
+
+    rfen, numbers, reference = job
+    rules = HouseRules()
+    engine = RaindropchessEngine(rules)
+    board = RaindropBoard(rfen, rules=rules)
+    by_text = {turn_text(board, action): action for action in legal_actions(board)}
+    row: dict[str, object] = {"rfen": rfen}
+    chosen = []
+    for number in numbers:
+        analysis = engine.analyse(rfen, level=level(number),
+                                  budget=Budget(playouts=LEVEL_NODES[number]))
+        chosen.append(analysis.chosen.turn)
+        row[f"L{number}"] = analysis.chosen.turn
+        row[f"L{number} depth"] = int(analysis.notes["depth"])
+    if chosen[0] != chosen[1]:
+        search = Search(Limits(nodes=reference), reductions=True)
+        search.root_margin = 1.0  # both values exact
+        result = search.run(Position.from_board(board), [by_text[turn] for turn in chosen])
+        values = {line.action: line.value for line in result.lines}
+        row["reference depth"] = result.depth
+        for number, turn in zip(numbers, chosen, strict=True):
+            row[f"L{number} value"] = values[by_text[turn]]
+    return row
+
+
+def judge(count: int, numbers: tuple[int, int], reference: int, jobs: int) -> None:
+    """Two levels' actions on ``count`` positions from engine games, and where they
+    differ, which one a deeper search prefers (cheaper than a match, and it shows
+    whether more nodes choose better at all)."""
+    low, high = numbers
+    positions = sample_positions(HouseRules(), count)
+    tasks = [(rfen, numbers, reference) for rfen in positions]
+    rows: list[dict[str, object]] = []
+    print(f"position | L{low} | L{high} | reference depth | L{low} value | L{high} value")
+    with multiprocessing.Pool(jobs) as pool:
+        for index, row in enumerate(pool.imap(_judged, tasks)):
+            rows.append(row)
+            values = (f"{row['reference depth']} | {row[f'L{low} value']:.3f} | "
+                      f"{row[f'L{high} value']:.3f}" if "reference depth" in row else "- | - | -")
+            print(f"{index:8d} | {row[f'L{low}']} (depth {row[f'L{low} depth']}) | "
+                  f"{row[f'L{high}']} (depth {row[f'L{high} depth']}) | {values}", flush=True)
+    differ = [row for row in rows if "reference depth" in row]
+    gains = [float(row[f"L{high} value"]) - float(row[f"L{low} value"])  # type: ignore[arg-type]
+             for row in differ]
+    better = sum(gain > 0.002 for gain in gains)
+    worse = sum(gain < -0.002 for gain in gains)
+    mean = statistics.fmean(gains) if gains else 0.0
+    print(f"L{high} against L{low}: a different action on {len(differ)} of {len(rows)} "
+          f"positions; the reference prefers L{high}'s on {better}, L{low}'s on {worse} "
+          f"(the rest within 0.002); mean gain {mean:+.4f} expected score a differing turn")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairing", default="L3:material", metavar="A:B")
+    parser.add_argument("--pairing", metavar="A:B",
+                        help="the match (default L3:material); with --report, whose score")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--rules", default="", metavar="KEY=VALUE,...")
@@ -477,6 +548,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depths", type=int, metavar="N",
                         help="levels 3-5 by their node budgets on N positions: the depth each "
                              "completes and the action it chooses")
+    parser.add_argument("--judge", type=int, metavar="N",
+                        help="levels 4 and 5 (or --levels) on N positions; where their actions "
+                             "differ, a deeper search scores both")
+    parser.add_argument("--levels", default="4:5", metavar="A:B",
+                        help="the two levels --judge compares")
+    parser.add_argument("--reference-nodes", type=int, default=REFERENCE_NODES)
     args = parser.parse_args(argv)
     global SECONDS
     SECONDS = args.seconds
@@ -484,13 +561,17 @@ def main(argv: list[str] | None = None) -> int:
         calibrate()
         return 0
     if args.report:
-        report(args.report)
+        report(args.report, args.pairing.partition(":")[0] if args.pairing else None)
         return 0
     if args.star_table:
         star_table(10, 3)
         return 0
     if args.depths:
         depths(args.depths)
+        return 0
+    if args.judge:
+        low, _, high = args.levels.partition(":")
+        judge(args.judge, (int(low), int(high)), args.reference_nodes, args.jobs)
         return 0
     if args.turn_times:
         return 0 if turn_times(args.turn_times) else 1
@@ -513,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
                                  args.rules, "time", 1, args.log)
         timing_report(records)
         return 0
-    first, _, second = args.pairing.partition(":")
+    first, _, second = (args.pairing or "L3:material").partition(":")
     records = run_match(first, second, args.games, args.seed, args.rules, args.budget,
                         args.jobs, args.log,
                         on_game=lambda r: print(f"  seed {r.seed} {r.white}-{r.black} "
