@@ -24,6 +24,7 @@ NAME_H = 34.0
 DECK_H = 30.0
 BUTTONS_H = 52.0
 TOOLBAR_H = 52.0
+MENU_BUTTON_W = 52.0  # the toolbar's menu button (the other buttons share the rest)
 MIDDLE_MIN = 120.0    # the least room worth showing the move list in
 SENSED_MIN = 150.0    # the least side worth drawing the sensed board at
 LARGE_PANEL_H = 330.0  # the tallest a panel grows on a large screen (the card grows)

@@ -40,6 +40,20 @@ def tap_at(x: float, y: float) -> None:
     EventLoop.post_dispatch_input("end", touch)
 
 
+def scroll_into_view(widget: Any, padding: float = 0) -> bool:
+    """Scroll the list (the nearest ScrollView) that holds ``widget`` until it shows, as
+    a finger would before tapping it; whether there was such a list."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(widget, padding=padding, animate=False)
+            return True
+        parent = parent.parent
+    return False
+
+
 def tap(widget: Any) -> None:
     """Tap the middle of a widget (wherever it is, turned or not)."""
     x, y = widget.to_window(*widget.center)

@@ -16,8 +16,6 @@ from pathlib import Path
 IMAGE_CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
-
-
 def _later(name: str) -> Callable[[argparse.Namespace], int]:
     """The subcommand ``name`` of :mod:`vision.cli`, imported when it runs."""
     def run(args: argparse.Namespace) -> int:

@@ -127,16 +127,9 @@ class Driver:
 
     def tap(self, widget: Any, frames: int = 2) -> None:
         """Tap a widget, first scrolling it into view as a player would."""
-        from kivy.uix.scrollview import ScrollView
-
-        parent = widget.parent
-        while parent is not None and parent is not parent.parent:
-            if isinstance(parent, ScrollView):
-                parent.scroll_to(widget, padding=10, animate=False)
-                self.pump(2)
-                self.at_rest(widget)
-                break
-            parent = parent.parent
+        if touch.scroll_into_view(widget, padding=10):
+            self.pump(2)
+            self.at_rest(widget)
         touch.tap(widget)
         self.pump(frames)
 

@@ -51,16 +51,9 @@ def at_rest(driver: Any, widget: Any) -> None:
 
 def into_view(driver: Any, widget: Any) -> None:
     """Scroll the list that holds ``widget`` until all of it shows (as a finger would
-    before tapping it); nothing if it is in no list."""
-    from kivy.uix.scrollview import ScrollView
-
-    parent = widget.parent
-    while parent is not None and parent is not parent.parent:
-        if isinstance(parent, ScrollView):
-            parent.scroll_to(widget, padding=0, animate=False)
-            driver.pump(2)
-            return
-        parent = parent.parent
+    before tapping it), and let the frames pass; nothing if it is in no list."""
+    if touch.scroll_into_view(widget):
+        driver.pump(2)
 
 
 def tap_in_list(driver: Any, widget: Any, wait: float = 0.3,

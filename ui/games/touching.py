@@ -42,15 +42,8 @@ def find_button(root: Any, **wanted: Any) -> Any:
 def tap_choice(button: Any) -> Iterator[None]:
     """Tap a choice's button, first scrolling it into view where the choices scroll
     (a short screen); yields while the scroll settles."""
-    from kivy.uix.scrollview import ScrollView
-
-    parent = button.parent
-    while parent is not None and parent is not parent.parent:
-        if isinstance(parent, ScrollView):
-            parent.scroll_to(button, padding=0, animate=False)
-            yield
-            break
-        parent = parent.parent
+    if touch.scroll_into_view(button):
+        yield
     touch.tap(button)
 
 

@@ -28,7 +28,7 @@ import ui.widgets.board
 import ui.widgets.camera_preview
 import ui.widgets.panel
 import ui.widgets.thinking  # noqa: F401
-from ui.layout import game_layout, toolbar_spacing
+from ui.layout import MENU_BUTTON_W, TOUCH, game_layout, toolbar_spacing
 from ui.table_view import review_frames
 from ui.widgets.popups import (
     MenuView,
@@ -353,8 +353,8 @@ class GameScreen(Screen):
         48 dp, wider with larger text (a word like 'Verify' must fit), beside the menu
         button. Where not, the move list and the sensed board go in the menu."""
         buttons = 4 + bool(self.hint_label) + (self.sensed is not None and not sensed_inline)
-        each = 48.0 * max(1.0, Metrics.fontscale)
-        return width >= 52.0 + buttons * (each + toolbar_spacing(width))
+        each = TOUCH * max(1.0, Metrics.fontscale)
+        return width >= MENU_BUTTON_W + buttons * (each + toolbar_spacing(width))
 
     def _layout(self, *_: Any) -> None:
         scale = dp(1)

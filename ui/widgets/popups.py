@@ -144,7 +144,6 @@ class MenuView(PlacedModal):
                                  font_size="17sp")
             button.bind(on_release=lambda _b, a=action: self.pick(a))
             box.add_widget(button)
-        self.height = dp(52) * len(items) + dp(6) * (len(items) - 1) + dp(16)
 
     def pick(self, action: Any) -> None:
         self.dismiss(animation=False)
